@@ -1,0 +1,106 @@
+// `npm test`: the Node tests (node:test through tsx) and the real-browser tests
+// (@web/test-runner in Chromium), then one line `N passed, N failed` summing both.
+// `--node-only` / `--browser-only` run one side; extra arguments filter test files by substring.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { findBrowser, INSTALL_HINT } from './find-browser.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const nodeOnly = args.includes('--node-only');
+const browserOnly = args.includes('--browser-only');
+const filters = args.filter((a) => !a.startsWith('--'));
+const work = mkdtempSync(join(tmpdir(), 'chatbot-widget-test-'));
+
+function walk(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path) : [path];
+  });
+}
+
+const matches = (file) => filters.length === 0 || filters.some((f) => file.includes(f));
+
+function run(command, commandArgs, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function readCounts(file) {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    return JSON.parse(lines[lines.length - 1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let exitCode = 0;
+
+if (!browserOnly) {
+  const files = walk(join(root, 'test'))
+    .filter((f) => f.endsWith('.test.ts') && !f.includes('/test/widget/'))
+    .map((f) => relative(root, f))
+    .filter(matches)
+    .sort();
+  if (files.length) {
+    const countFile = join(work, 'node-counts.json');
+    const code = await run(process.execPath, [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-timeout=120000',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/node-test-counter.mjs')}`,
+      `--test-reporter-destination=${countFile}`,
+      ...files,
+    ]);
+    const counts = readCounts(countFile);
+    if (!counts) {
+      console.error('The Node test run ended without reporting its results.');
+      totals.failed++;
+    } else {
+      for (const key of Object.keys(totals)) totals[key] += counts[key];
+    }
+    if (code !== 0) exitCode = 1;
+  }
+}
+
+if (!nodeOnly) {
+  const files = walk(join(root, 'test/widget')).filter((f) => f.endsWith('.test.ts')).filter(matches);
+  if (files.length) {
+    const browser = await findBrowser();
+    if (!browser) {
+      console.error(INSTALL_HINT);
+      totals.failed++;
+      exitCode = 1;
+    } else {
+      const countFile = join(work, 'browser-counts.json');
+      const code = await run(
+        process.execPath,
+        [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs'],
+        { CHROME_PATH: browser, WTR_COUNT_FILE: countFile, WTR_FILES: JSON.stringify(files.map((f) => relative(root, f))) },
+      );
+      const counts = readCounts(countFile);
+      if (!counts) {
+        console.error('The browser test run ended without reporting its results.');
+        totals.failed++;
+      } else {
+        for (const key of Object.keys(totals)) totals[key] += counts[key];
+      }
+      if (code !== 0) exitCode = 1;
+    }
+  }
+}
+
+if (totals.failed > 0) exitCode = 1;
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(exitCode);

@@ -1,0 +1,10 @@
+/** Header names of the upstream API (api-spec.md §5.2, §8). */
+export const HEADER_API_KEY = 'X-API-Key';
+export const HEADER_SIGNATURE = 'X-Signature';
+export const HEADER_TIMESTAMP = 'X-Timestamp';
+export const HEADER_RATE_LIMIT = 'X-RateLimit-Limit';
+export const HEADER_RATE_REMAINING = 'X-RateLimit-Remaining';
+export const HEADER_RATE_RESET = 'X-RateLimit-Reset';
+
+/** Accepted clock skew of `X-Timestamp`, either way (api-spec.md §5.4). */
+export const TIMESTAMP_WINDOW_SECONDS = 300;

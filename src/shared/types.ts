@@ -1,0 +1,140 @@
+/**
+ * Records and envelopes of the upstream Developer API (api-spec.md §2, CONTRACT §2).
+ * Isomorphic: no DOM and no Node APIs, imports nothing else of src/.
+ */
+
+/** `senderType` values the spec documents; other values may exist upstream. */
+export type SenderType = 'User' | 'Bot' | (string & {});
+
+/** A stored message (api-spec.md §2.2). */
+export interface Message {
+  id: string;
+  chatbotId: string;
+  chatSessionId: string;
+  chatUserId: string;
+  senderType: SenderType;
+  text: string;
+  /** Media URL; left out when the message has none. */
+  url?: string;
+  tokenCount: number;
+  /** AI response time in seconds; null on non-Bot messages in lists, may be absent on a single message. */
+  responseTime?: number | null;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+}
+
+/** One month of usage (api-spec.md §2.3). */
+export interface MonthlyUsage {
+  /** `YYYY-MM`, UTC calendar month. */
+  month: string;
+  messageCount: number;
+  userMessageCount: number;
+  distinctUsers: number;
+  distinctSessions: number;
+  tokenTotal: number;
+}
+
+/** A user of a chatbot (CONTRACT §2). */
+export interface ChatUser {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastMessageAt: string;
+  /** Messages the user sent. */
+  messageCount: number;
+}
+
+/** A session of a chatbot (CONTRACT §2). */
+export interface ChatSession {
+  id: string;
+  chatUserId: string;
+  createdAt: string;
+  lastMessageAt: string;
+  /** All messages of the session, any sender. */
+  messageCount: number;
+}
+
+/** The body of a send (api-spec.md §2.4). */
+export interface SendMessageInput {
+  user: { id: string; name: string };
+  message: { content: string; file?: string | null };
+}
+
+/** Pagination metadata (api-spec.md §2.5). */
+export interface Pagination {
+  totalItems: number;
+  pageSize: number;
+  currentPage: number;
+  totalPages: number;
+}
+
+/** The response envelope (api-spec.md §2.1). */
+export interface Envelope<T> {
+  data: T;
+  error: string | null;
+}
+
+/** Envelope of paginated listings and of the send response (whose pagination fields are 0). */
+export type PagedEnvelope<T> = Envelope<T> & Pagination;
+
+/** The 400 validation body (api-spec.md §7.2): not an envelope. */
+export interface ValidationProblem {
+  type: string;
+  title: string;
+  status: 400;
+  /** Field path (`user.name`, `pageSize`, …) to messages. */
+  errors: Record<string, string[]>;
+  traceId: string;
+}
+
+/** Rate-limit figures from the `X-RateLimit-*` headers (api-spec.md §8). */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the quota resets. */
+  reset: number;
+}
+
+/** Response types of each endpoint, by name. */
+export type SendMessageResponse = PagedEnvelope<string>;
+export type MessageListResponse = PagedEnvelope<Message[]>;
+export type MessageResponse = Envelope<Message>;
+export type CountResponse = Envelope<number>;
+export type CountByMonthResponse = Envelope<MonthlyUsage[] | null>;
+export type UserListResponse = PagedEnvelope<ChatUser[]>;
+export type SessionListResponse = PagedEnvelope<ChatSession[]>;
+
+/** Query of the messages listing (api-spec.md §4.2). */
+export interface ListMessagesQuery {
+  sessionId?: string;
+  userId?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** Paging of the users listing. */
+export interface ListUsersQuery {
+  page?: number;
+  pageSize?: number;
+}
+
+/** Query of the sessions listing. */
+export interface ListSessionsQuery extends ListUsersQuery {
+  userId?: string;
+}
+
+/** A date range: ISO 8601 text or a Date; `from` inclusive, `to` exclusive. */
+export interface DateRange {
+  from: string | Date;
+  to: string | Date;
+}
+
+/** Query of the count endpoint (api-spec.md §4.4). */
+export interface CountQuery extends DateRange {
+  /** true: only user-sent; false: only non-user; absent: all senders. */
+  sent?: boolean;
+}
+
+/** Page-size rules shared by every listing (CONTRACT §2). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
