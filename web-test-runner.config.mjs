@@ -1,5 +1,8 @@
 // Real-browser tests of the widget: Chromium through Playwright's launcher, pointed at a
 // browser that is already on the machine (scripts/find-browser.mjs), never a download.
+// Behind the widget run the real signing handler and the real emulator (test/widget/support/
+// backend.ts), mounted on the test runner's own dev server so every call is same-origin.
+import { register } from 'tsx/esm/api';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
@@ -9,12 +12,38 @@ import { countReporter } from './scripts/wtr-counter.mjs';
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 
+// The backend is TypeScript: tsx loads it (and the handler and emulator sources) in this process.
+register();
+const { startBackend } = await import('./test/widget/support/backend.ts');
+let backend;
+
+/** Starts the emulator and handler with the dev server, stops them with it. */
+function backendPlugin() {
+  return {
+    name: 'chatbot-backend',
+    async serverStart() {
+      backend ??= await startBackend();
+    },
+    async serverStop() {
+      await backend?.stop();
+      backend = undefined;
+    },
+  };
+}
+
 export default {
   files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
-  nodeResolve: true,
+  // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
+  nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
   testsFinishTimeout: 180_000,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  middleware: [
+    async (ctx, next) => {
+      backend ??= await startBackend();
+      return backend.middleware(ctx, next);
+    },
+  ],
+  plugins: [backendPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -1,0 +1,126 @@
+// First paint from the cache: 2,000 cached messages in IndexedDB, the built standalone widget
+// (dist/chatbot-widget.js) in real Chromium through playwright-core. Prints the time from
+// opening to the first painted message (median and worst of several runs, each on a fresh
+// page load) and the number of message nodes in the DOM, against the 50 ms budget.
+//   cold: the element is created already open (reads IndexedDB, then renders);
+//   open: show() on a widget already on the page and closed (its cache read done).
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
+import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const BUDGET_MS = 50;
+const MESSAGES = 2_000;
+const RUNS = 9;
+
+const build = spawnSync(`${root}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const bundle = readFileSync(`${root}dist/chatbot-widget.js`);
+
+const page = `<!doctype html><meta charset="utf-8"><title>paint</title><body style="margin:0;height:100vh">
+<script type="module" src="/chatbot-widget.js"></script>`;
+// The handler is not running: background revalidation fails quietly, the cache is what shows.
+const server = createServer((req, res) => {
+  if (req.url === '/chatbot-widget.js') {
+    res.writeHead(200, { 'Content-Type': 'text/javascript' });
+    res.end(bundle);
+  } else if (req.url === '/') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(page);
+  } else {
+    res.writeHead(503, { 'Content-Type': 'application/json' });
+    res.end('{"data":null,"error":"bench: no backend"}');
+  }
+});
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+const executablePath = await findBrowser();
+if (!executablePath) throw new Error(INSTALL_HINT);
+const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const tab = await context.newPage();
+await tab.goto(origin + '/');
+await tab.waitForFunction(() => customElements.get('chatbot-widget'));
+
+// Fill IndexedDB as a previous visit would have (the layout the widget's cache writes).
+await tab.evaluate(async ({ count, base }) => {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('chatbot-widget');
+    request.onupgradeneeded = () => request.result.createObjectStore('kv');
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const start = Date.now() - 3_600_000;
+  const messages = Array.from({ length: count }, (_, i) => ({
+    id: `m${i}`,
+    chatbotId: 'bench',
+    chatSessionId: 's1',
+    chatUserId: 'u1',
+    senderType: i % 2 ? 'Bot' : 'User',
+    text: i % 2 ? `Answer ${i} with **bold**, a [link](https://example.com) and a list:\n\n- one\n- two` : `Question ${i}: how does it work?`,
+    tokenCount: 10,
+    responseTime: i % 2 ? 0.5 : null,
+    createdAt: new Date(start + i * 1_000).toISOString(),
+  }));
+  const tx = db.transaction('kv', 'readwrite');
+  const store = tx.objectStore('kv');
+  store.put({ token: 'bench', userId: 'u1' }, `identity|${base}`);
+  store.put({ current: 's1', entries: { s1: [Date.now(), count] } }, `index|${base}|u1|`);
+  store.put({ sessionId: 's1', messages, totalItems: count }, `conversation|${base}|u1|s1`);
+  await new Promise((resolve) => (tx.oncomplete = resolve));
+  db.close();
+}, { count: MESSAGES, base: `${origin}/chatbot` });
+
+async function measure(kind: 'cold' | 'open') {
+  const times: number[] = [];
+  let nodes = 0;
+  for (let run = 0; run < RUNS; run++) {
+    await tab.goto(origin + '/');
+    await tab.waitForFunction(() => customElements.get('chatbot-widget'));
+    const result = await tab.evaluate(async (kind) => {
+      const el = document.createElement('chatbot-widget') as HTMLElement & { show(): void; updateComplete: Promise<unknown> };
+      el.setAttribute('endpoint', '/chatbot');
+      if (kind === 'open') {
+        document.body.append(el);
+        await el.updateComplete;
+        await new Promise((resolve) => setTimeout(resolve, 300)); // its cache read is done
+      }
+      const t0 = performance.now();
+      if (kind === 'open') el.show();
+      else {
+        el.setAttribute('open', '');
+        document.body.append(el);
+      }
+      await new Promise<void>((resolve) => {
+        const check = () => (el.shadowRoot?.querySelector('[part~="message"]') ? resolve() : requestAnimationFrame(check));
+        check();
+      });
+      // The frame that shows it: the next animation frame after the DOM has it, then its paint.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return { ms: performance.now() - t0, nodes: el.shadowRoot!.querySelectorAll('[part~="message"]').length };
+    }, kind);
+    times.push(result.ms);
+    nodes = result.nodes;
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, nodes };
+}
+
+const cold = await measure('cold');
+const open = await measure('open');
+await browser.close();
+server.close();
+
+console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js, Chromium, ${RUNS} page loads each)`);
+for (const [name, r] of [['cold (created open: IndexedDB read + render)', cold], ['open (show() on a loaded widget)', open]] as const) {
+  console.log(`  ${name}: median ${r.median.toFixed(1)} ms, worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
+  console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
+}
+if (cold.nodes > 150 || open.nodes > 150) {
+  console.error('The DOM is not bounded.');
+  process.exit(1);
+}

@@ -1,0 +1,107 @@
+/**
+ * `npm start`: the whole stack in one process (CONTRACT §2).
+ *   /            the demo site (demo/*.html) and /chatbot-widget.js (the standalone bundle)
+ *   /chatbot/    the signing handler
+ *   /api/        the built-in emulator (unless CHATBOT_API_BASE_URL names a real upstream)
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createEmulator, type Emulator } from '../src/emulator/index.js';
+import { createSigningHandler, adminTokenAuthorizer } from '../src/server/index.js';
+import { toNodeListener } from '../src/server/adapters/node.js';
+import { readStartConfig, StartConfigError, type UpstreamConfig } from './config.js';
+import { createStaticSite } from './static-site.js';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+async function main(): Promise<void> {
+  const config = readStartConfig(process.env);
+  const site = await createStaticSite();
+  const emulator: Emulator | undefined = config.upstream
+    ? undefined
+    : createEmulator({ db: join(config.dataDir, 'emulator.sqlite'), basePath: '/api' });
+
+  // The handler is wired once the port is known (PORT=0 picks a free one), because it reaches
+  // the emulator over loopback HTTP, exactly as it would reach the hosted API.
+  let handlerListener: Listener | undefined;
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (emulator && (path === '/api' || path.startsWith('/api/'))) return emulator.listener(req, res);
+    if ((path === '/chatbot' || path.startsWith('/chatbot/')) && handlerListener) return handlerListener(req, res);
+    site.serve(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://localhost:${port}`;
+
+  let upstream: UpstreamConfig;
+  if (emulator) {
+    const bot = emulator.chatbots[0]!;
+    upstream = { baseUrl: `http://127.0.0.1:${port}/api`, apiKey: bot.apiKey, apiSecret: bot.apiSecret, chatbotId: bot.id };
+  } else {
+    upstream = config.upstream!;
+  }
+  const handler = createSigningHandler({
+    apiBaseUrl: upstream.baseUrl,
+    apiKey: upstream.apiKey,
+    apiSecret: upstream.apiSecret,
+    chatbotId: upstream.chatbotId,
+    basePath: '/chatbot',
+    authorizeAdmin: adminTokenAuthorizer(config.adminToken),
+    allowedOrigins: config.allowedOrigins,
+  });
+  handlerListener = toNodeListener(handler);
+
+  const lines = [
+    '',
+    '  chatbot-widget is running',
+    '',
+    `  Demo site        ${origin}/`,
+    `  Inline, dark     ${origin}/inline.html`,
+    `  Embed it         ${origin}/embed.html`,
+    `  Admin            ${origin}/admin.html#token=${config.adminToken}`,
+    `  Signing handler  ${origin}/chatbot/`,
+    emulator
+      ? `  Emulator         ${origin}/api  (data in ${join(config.dataDir, 'emulator.sqlite')})`
+      : `  Upstream         ${upstream.baseUrl}`,
+    '',
+  ];
+  if (emulator) {
+    const bot = emulator.chatbots[0]!;
+    lines.push(
+      '  The command-line client against the emulator:',
+      `    export CHATBOT_API_BASE_URL=${origin}/api CHATBOT_ID=${bot.id} CHATBOT_API_KEY=${bot.apiKey} CHATBOT_API_SECRET=${bot.apiSecret}`,
+      '    npm run --silent api -- usage --from 2026-01-01 --to 2027-01-01 --table',
+      '',
+    );
+  }
+  if (config.generatedAdminToken) lines.push('  CHATBOT_ADMIN_TOKEN was not set: the admin token above was generated for this run.', '');
+  console.log(lines.join('\n'));
+
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    emulator?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof StartConfigError) {
+    console.error(`npm start: ${error.message}`);
+    process.exit(2);
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    console.error(`npm start: port ${process.env.PORT ?? 8080} is in use; stop what uses it or set PORT to another number.`);
+    process.exit(1);
+  }
+  console.error('npm start failed:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

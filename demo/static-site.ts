@@ -1,0 +1,94 @@
+/**
+ * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js.
+ * Only files that exist in demo/ at start are served (no path from the request touches the disk),
+ * and pages carry a strict Content-Security-Policy, which the widget is built to work under.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const demoDir = join(root, 'demo');
+const bundlePath = join(root, 'dist', 'chatbot-widget.js');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+};
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+function newestChange(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Rebuilds dist/chatbot-widget.js when it is missing or older than the widget's sources. */
+function ensureBundle(): void {
+  const sources = Math.max(newestChange(join(root, 'src/widget')), newestChange(join(root, 'src/shared')));
+  if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= sources) return;
+  console.log('  building dist/chatbot-widget.js …');
+  const result = spawnSync(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('could not build the widget bundle (see the output above); try `npm run build`.');
+}
+
+export interface StaticSite {
+  serve(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export async function createStaticSite(): Promise<StaticSite> {
+  ensureBundle();
+  const files = new Map<string, string>();
+  for (const name of readdirSync(demoDir)) {
+    if (TYPES[extname(name)] && statSync(join(demoDir, name)).isFile()) files.set(`/${name}`, join(demoDir, name));
+  }
+  files.set('/', join(demoDir, 'index.html'));
+  files.set('/chatbot-widget.js', bundlePath);
+
+  return {
+    serve(req, res) {
+      const path = (req.url ?? '/').split(/[?#]/)[0]!;
+      const file = files.get(path);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !file || !existsSync(file)) {
+        res.writeHead(file ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(file ? 'Method not allowed' : 'Not found');
+        return;
+      }
+      const body = readFileSync(file);
+      // The bundle is public and sent without credentials; a module script on another site
+      // (the "embed it" snippet) may load it only if it says so.
+      const crossOrigin = path === '/chatbot-widget.js' ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
+      res.writeHead(200, {
+        ...crossOrigin,
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Content-Length': body.length,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'Referrer-Policy': 'no-referrer',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Response bodies of the upstream API (api-spec.md §2.1): the envelope `{ data, error }`, with
+ * the four pagination fields on listings and sends.
+ */
+import type { Envelope, PagedEnvelope } from '../shared/types.js';
+
+/** The envelope with only `data` and `error` (single message, counts, errors). */
+export function envelope<T>(data: T, error: string | null = null): Envelope<T> {
+  return { data, error };
+}
+
+/** The envelope of a listing page: `totalPages` is 0 for an empty listing. */
+export function pagedEnvelope<T>(data: T, totalItems: number, pageSize: number, currentPage: number): PagedEnvelope<T> {
+  return { data, error: null, totalItems, pageSize, currentPage, totalPages: Math.ceil(totalItems / pageSize) };
+}
+
+/** The send response: the reply text, pagination fields all 0 (api-spec.md §2.1). */
+export function sendEnvelope(reply: string): PagedEnvelope<string> {
+  return { data: reply, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 };
+}

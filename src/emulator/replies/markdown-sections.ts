@@ -1,0 +1,146 @@
+/**
+ * Splits Markdown documents into sections by headings and cuts a section down to a chat-sized
+ * excerpt. The knowledge base indexes these sections; a reply is one of them.
+ */
+
+/** One heading of a document and the Markdown under it, up to the next heading. */
+export interface DocSection {
+  /** Position in the knowledge base, in document order: also the tie-breaker between equal scores. */
+  id: number;
+  /** Where the section comes from, as shown to the visitor (e.g. `docs/embedding.md`). */
+  source: string;
+  /** 1 for `#`, 2 for `##`, … */
+  level: number;
+  title: string;
+  /** Titles of the enclosing headings, outermost first, joined with ` › `. */
+  context: string;
+  /** Markdown under the heading, without it, HTML comments removed. */
+  body: string;
+}
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+
+/**
+ * Sections of one Markdown document, in order. Headings inside fenced code blocks are ignored;
+ * sections with nothing under their heading are left out (their title still gives context to
+ * the sections below them).
+ */
+export function splitSections(markdown: string, source: string, firstId = 0): DocSection[] {
+  const sections: DocSection[] = [];
+  const stack: { level: number; title: string }[] = [];
+  let current: { level: number; title: string; context: string; lines: string[] } | undefined;
+  const preamble: string[] = [];
+  let fence: string | undefined;
+
+  const flush = (): void => {
+    if (!current) return;
+    const body = tidy(current.lines.join('\n'));
+    if (body) {
+      sections.push({ id: firstId + sections.length, source, level: current.level, title: current.title, context: current.context, body });
+    }
+  };
+
+  for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const marker = fenceMatch[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    }
+    const heading = fence === undefined && !fenceMatch ? HEADING.exec(line) : null;
+    if (!heading) {
+      (current ? current.lines : preamble).push(line);
+      continue;
+    }
+    flush();
+    const level = heading[1]!.length;
+    const title = heading[2]!.trim();
+    while (stack.length && stack[stack.length - 1]!.level >= level) stack.pop();
+    current = { level, title, context: stack.map((h) => h.title).join(' › '), lines: [] };
+    stack.push({ level, title });
+  }
+  flush();
+
+  // Text before the first heading belongs to a section named after the file.
+  const intro = tidy(preamble.join('\n'));
+  if (intro) sections.unshift({ id: firstId, source, level: 1, title: source, context: '', body: intro });
+  return sections.map((section, index) => ({ ...section, id: firstId + index }));
+}
+
+function tidy(markdown: string): string {
+  return markdown.replace(/<!--[\s\S]*?-->/g, '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * Links to other files of the docs mean nothing inside a chat bubble (they would resolve against
+ * the visitor's page), so they become plain text; absolute links and anchors stay.
+ */
+export function unlinkRelative(markdown: string): string {
+  return markdown.replace(/(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)/g, (whole, text: string, href: string) =>
+    /^(https?:|mailto:|#)/i.test(href) ? whole : text,
+  );
+}
+
+/**
+ * Blocks of Markdown separated by blank lines, where a fenced code block (blank lines included)
+ * is one block, so an excerpt never cuts through code.
+ */
+export function splitBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  let lines: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const marker = fenceMatch[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    }
+    if (fence === undefined && !fenceMatch && line.trim() === '') {
+      if (lines.length) blocks.push(lines.join('\n'));
+      lines = [];
+    } else {
+      lines.push(line);
+    }
+  }
+  if (lines.length) blocks.push(lines.join('\n'));
+  return blocks;
+}
+
+/**
+ * The first blocks of `markdown` that fit in `maxChars`, cut at a block boundary. The first block
+ * is always kept; when it alone is far too long it is cut at a line boundary, and a code fence it
+ * opened is closed again. `truncated` says whether anything was left out.
+ */
+export function excerpt(markdown: string, maxChars: number): { text: string; truncated: boolean } {
+  const blocks = splitBlocks(markdown);
+  const kept: string[] = [];
+  let length = 0;
+  for (const block of blocks) {
+    const added = (kept.length ? 2 : 0) + block.length;
+    if (kept.length && length + added > maxChars) break;
+    kept.push(block);
+    length += added;
+  }
+  let truncated = kept.length < blocks.length;
+  if (kept.length === 1 && kept[0]!.length > maxChars * 1.5) {
+    kept[0] = cutBlock(kept[0]!, maxChars);
+    truncated = true;
+  }
+  return { text: kept.join('\n\n'), truncated };
+}
+
+function cutBlock(block: string, maxChars: number): string {
+  const lines = block.split('\n');
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (kept.length && length + line.length + 1 > maxChars) break;
+    kept.push(line.length > maxChars ? `${line.slice(0, maxChars).trimEnd()}…` : line);
+    length += line.length + 1;
+  }
+  const opening = FENCE.exec(kept[0] ?? '');
+  if (opening && kept.length > 1 && !FENCE.test(kept[kept.length - 1]!)) kept.push(opening[1]!);
+  return kept.join('\n');
+}

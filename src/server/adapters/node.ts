@@ -1,0 +1,136 @@
+/**
+ * The Node bridge: runs the Web-standard handler behind `node:http` (and, through
+ * `./express.ts`, Express). Translation only: request line, headers and body stream in,
+ * status, headers and body out, and the socket's peer address as the client address.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HandlerContext } from '../options.js';
+import type { SigningHandler } from '../signing-handler.js';
+
+/** A `node:http` request listener. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const SAFE_HOST = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,60}\](:[0-9]{1,5})?$/;
+
+/**
+ * An absolute URL for the request: a fixed scheme (https when the socket is TLS), the Host
+ * header only when it is a plain host[:port] (else `localhost`), and the target as received.
+ */
+function requestUrl(req: IncomingMessage): { url: string; rawPath: string } {
+  const secure = !!(req.socket as { encrypted?: boolean }).encrypted;
+  const hostHeader = req.headers.host;
+  const host = hostHeader && SAFE_HOST.test(hostHeader) ? hostHeader : 'localhost';
+  let rawPath = req.url ?? '/';
+  if (!rawPath.startsWith('/')) {
+    // Absolute-form targets (`GET http://host/path`): keep only their path and query.
+    try {
+      const parsed = new URL(rawPath);
+      rawPath = parsed.pathname + parsed.search;
+    } catch {
+      rawPath = '/';
+    }
+  }
+  const origin = `${secure ? 'https' : 'http'}://${host}`;
+  try {
+    // Concatenated, not resolved against a base: a target like `//evil.example/x` stays a path.
+    return { url: new URL(origin + rawPath).href, rawPath };
+  } catch {
+    return { url: `${origin}/`, rawPath: '/' };
+  }
+}
+
+/**
+ * The request body as a Web stream. Cancelling it (the handler does when a body is too large)
+ * stops reading without destroying the socket, so the 413 answer can still be written.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (cancelled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => {
+        if (!cancelled) controller.close();
+      });
+      req.once('error', (error) => {
+        if (!cancelled) controller.error(error);
+      });
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      cancelled = true;
+      req.pause();
+    },
+  });
+}
+
+/** A Web `Request` for a Node request; `bodyOverride` stands in for a stream a body parser already read. */
+export function toWebRequest(req: IncomingMessage, bodyOverride?: string, rawPathOverride?: string): { request: Request; context: HandlerContext } {
+  const { url, rawPath } = requestUrl(req);
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.startsWith(':')) continue;
+    try {
+      headers.append(name, req.rawHeaders[i + 1]!);
+    } catch {
+      // A header value Web Headers cannot hold is left out rather than failing the request.
+    }
+  }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  if (bodyOverride !== undefined) headers.delete('Content-Length');
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (hasBody) {
+    init.body = bodyOverride ?? bodyStream(req);
+    init.duplex = 'half';
+  }
+  const context: HandlerContext = { clientAddress: req.socket.remoteAddress, rawPath: rawPathOverride ?? rawPath };
+  return { request: new Request(url, init), context };
+}
+
+/** Writes a Web `Response` to a Node response. */
+export async function writeWebResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = req.method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  // A body left unread (refused early, or too large) is not worth draining: close after answering.
+  if (!req.complete) res.setHeader('Connection', 'close');
+  res.end(body);
+}
+
+/** Runs `handler` for one Node request and writes its answer; never throws. */
+export async function runNodeRequest(handler: SigningHandler, req: IncomingMessage, res: ServerResponse, bodyOverride?: string, rawPath?: string): Promise<void> {
+  try {
+    const { request, context } = toWebRequest(req, bodyOverride, rawPath);
+    await writeWebResponse(await handler(request, context), req, res);
+  } catch {
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-store');
+      res.end(JSON.stringify({ data: null, error: 'Something went wrong on this server. Please try again.' }));
+    } else {
+      res.destroy();
+    }
+  }
+}
+
+/**
+ * A `node:http` listener for the handler.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * createServer(toNodeListener(createSigningHandler(options))).listen(8080);
+ */
+export function toNodeListener(handler: SigningHandler): NodeListener {
+  return (req, res) => {
+    void runNodeRequest(handler, req, res);
+  };
+}

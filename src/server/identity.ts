@@ -1,0 +1,38 @@
+/**
+ * Who is calling: the host application's `identify(request)`, or a visitor token from
+ * `POST {base}/visitor`. The upstream user id always comes from here, never from the request
+ * body or query.
+ */
+import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
+import { refuse, TEXT } from './responses.js';
+import { bearerToken, verifyVisitorToken } from './visitor-token.js';
+import { unixSeconds } from '../shared/signature.js';
+
+/** The host's identity, checked: a user id of 1–200 characters and an optional name. */
+export async function hostIdentity(options: ResolvedOptions, request: Request): Promise<Identity> {
+  const identity = await options.identify!(request);
+  if (!identity) refuse(401, TEXT.notLoggedIn);
+  const { userId, name } = identity;
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200) {
+    options.logger.error('identify() returned a userId that is not a string of 1 to 200 characters; the request was refused');
+    refuse(401, TEXT.notLoggedIn);
+  }
+  return { userId, name: typeof name === 'string' && name.trim() !== '' ? [...name.trim()].slice(0, 100).join('') : undefined };
+}
+
+/** The caller's identity, or a 401 answer. */
+export async function callerIdentity(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<Identity> {
+  if (options.identify) return hostIdentity(options, request);
+  const token = bearerToken(request);
+  if (!token) refuse(401, TEXT.noIdentity);
+  const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()));
+  if (!claims) refuse(401, TEXT.noIdentity);
+  return { userId: claims.userId };
+}
+
+/** The address the per-address limit counts: the option's answer, else the adapter's. */
+export function clientAddressOf(options: ResolvedOptions, request: Request, context: HandlerContext | undefined): string {
+  const chosen = options.clientAddress ? options.clientAddress(request) : context?.clientAddress;
+  // Without an address every such request shares one bucket: safe, if strict.
+  return typeof chosen === 'string' && chosen.trim() !== '' ? chosen.trim().slice(0, 100) : 'unknown';
+}

@@ -1,0 +1,57 @@
+/**
+ * Every answer of the handler is JSON in the upstream envelope shape, never cached, never
+ * sniffed. Error texts are written for the visitor: what happened and what to do next.
+ */
+
+/** Headers every response carries. */
+const BASE_HEADERS: Record<string, string> = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** A JSON response with the handler's fixed headers plus `extra`. */
+export function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...extra } });
+}
+
+/** An error envelope: `{ data: null, error: message }`. */
+export function failure(status: number, message: string, extra: Record<string, string> = {}): Response {
+  return json(status, { data: null, error: message }, extra);
+}
+
+/** A thrown answer: code deep in a route can stop the request with a ready response. */
+export class HandlerAnswer extends Error {
+  constructor(readonly response: Response) {
+    super(`handler answered ${response.status}`);
+    this.name = 'HandlerAnswer';
+  }
+}
+
+/** Throws an error envelope as the request's answer. */
+export function refuse(status: number, message: string, extra: Record<string, string> = {}): never {
+  throw new HandlerAnswer(failure(status, message, extra));
+}
+
+/** Messages the visitor may see, one place so tests and docs agree. */
+export const TEXT = {
+  notFound: 'There is nothing at this address.',
+  badPath: 'This address is not valid.',
+  methodNotAllowed: 'This address does not accept that method.',
+  noIdentity: 'Your chat identity is missing or has expired. Reload the page to start again.',
+  notLoggedIn: 'Sign in to use the chat.',
+  forbiddenOrigin: 'This site may not use this chat service.',
+  adminDenied: 'Admin access is not allowed for this request.',
+  notJson: 'Send the request body as JSON (Content-Type: application/json).',
+  tooLarge: 'The request is too large.',
+  badJson: 'The request body is not valid JSON.',
+  messageNotFound: 'That message was not found.',
+  tooManySends: 'You are sending messages too quickly. Please wait a moment and try again.',
+  dailyLimit: 'You have reached the message limit for today. Please come back tomorrow.',
+  tooManyVisitors: 'Too many new chats from your network. Please wait a minute and try again.',
+  upstreamBusy: 'The chatbot is busy right now. Please try again later.',
+  upstreamDown: 'The chatbot service cannot be reached right now. Please try again in a moment.',
+  upstreamTimeout: 'The chatbot took too long to answer. Please try again.',
+  upstreamConfig: 'The chat service is not set up correctly. The site owner has been told; please try again later.',
+  internal: 'Something went wrong on this server. Please try again.',
+} as const;

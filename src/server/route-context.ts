@@ -1,0 +1,14 @@
+/** What every route function receives. */
+import type { HandlerContext, ResolvedOptions } from './options.js';
+import type { MatchedRoute } from './route-table.js';
+
+export interface RouteContext {
+  request: Request;
+  url: URL;
+  route: MatchedRoute;
+  options: ResolvedOptions;
+  /** The adapter's context (client address), if any. */
+  context: HandlerContext | undefined;
+  /** Key of the visitor tokens, derived once per handler. */
+  visitorKey: Promise<string>;
+}

@@ -1,0 +1,148 @@
+/**
+ * The handler's only way to the upstream API. URLs are built here from configuration and
+ * validated values only; every request is signed afresh (new timestamp, body signed as sent),
+ * carries exactly four headers, does not follow redirects and is aborted after the timeout.
+ * Upstream faults become the statuses of CONTRACT §4, without upstream texts or internals.
+ */
+import { HEADER_API_KEY, HEADER_RATE_RESET, HEADER_SIGNATURE, HEADER_TIMESTAMP } from '../shared/headers.js';
+import { buildQuery } from '../shared/query.js';
+import { sign, unixSeconds } from '../shared/signature.js';
+import type { ResolvedOptions } from './options.js';
+import { refuse, TEXT } from './responses.js';
+
+/** Upstream answers larger than this are treated as malformed rather than buffered. */
+const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** One upstream request, relative to `{apiBaseUrl}/Dev/{chatbotId}`. */
+export interface UpstreamCall {
+  method: 'GET' | 'POST';
+  /** Fixed route text plus validated ids, e.g. `/messages/${messageId}`. */
+  path: string;
+  /** How logs name the call, without ids: `GET /messages/{messageId}`. */
+  label: string;
+  query?: Record<string, string | number | undefined>;
+  /** JSON text, serialized once: these exact bytes are signed and sent. */
+  body?: string;
+}
+
+/** An upstream answer the route decides about: 2xx, 400 or 404, with its parsed JSON body. */
+export interface UpstreamAnswer {
+  status: number;
+  body: unknown;
+}
+
+class UpstreamTimeout extends Error {}
+
+async function readLimited(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_UPSTREAM_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new RangeError('upstream body too large');
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(bytes);
+}
+
+/** Seconds until `X-RateLimit-Reset`, at least 1; 60 when upstream did not say. */
+export function retryAfterFromReset(reset: string | null, nowMs: number): number {
+  const at = Number(reset);
+  if (!reset || !Number.isFinite(at)) return 60;
+  return Math.min(86_400, Math.max(1, Math.ceil(at - nowMs / 1000)));
+}
+
+/**
+ * Sends a signed request upstream and returns its answer when it is one the route must judge
+ * (2xx, 400, 404). Anything else ends the request here with 429, 502 or 504.
+ */
+export async function callUpstream(options: ResolvedOptions, call: UpstreamCall): Promise<UpstreamAnswer> {
+  const { apiBase, logger } = options;
+  const path = `${apiBase.pathname}/Dev/${options.chatbotId}${call.path}`;
+  const query = call.query ? buildQuery(call.query) : '';
+  const body = call.body ?? '';
+  const timestamp = unixSeconds(options.now());
+  const signature = await sign({ method: call.method, path: path + query, body, timestamp, secret: options.apiSecret });
+  const where = call.label;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new UpstreamTimeout()), options.upstreamTimeoutMs);
+  let response: Response | undefined;
+  let text: string;
+  try {
+    response = await options.fetch(`${apiBase.origin}${path}${query}`, {
+      method: call.method,
+      headers: {
+        'Content-Type': 'application/json',
+        [HEADER_API_KEY]: options.apiKey,
+        [HEADER_SIGNATURE]: signature,
+        [HEADER_TIMESTAMP]: String(timestamp),
+      },
+      body: call.method === 'POST' ? body : undefined,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    text = await readLimited(response);
+  } catch (error) {
+    if (controller.signal.aborted) {
+      logger.warn(`upstream ${where} did not answer within ${options.upstreamTimeoutMs} ms`);
+      refuse(504, TEXT.upstreamTimeout);
+    }
+    if (response) {
+      logger.error(`upstream ${where} answered ${response.status} with a body that is too large or not UTF-8`);
+      refuse(502, TEXT.upstreamDown);
+    }
+    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+    logger.error(`upstream ${where} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`);
+    refuse(502, TEXT.upstreamDown);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const status = response.status;
+  if (status === 429) {
+    refuse(429, TEXT.upstreamBusy, { 'Retry-After': String(retryAfterFromReset(response.headers.get(HEADER_RATE_RESET), options.now())) });
+  }
+  if (status === 401 || status === 403) {
+    logger.error(`the upstream refused the handler's credentials (${status} on ${where}): check CHATBOT_API_KEY/SECRET/ID (apiKey, apiSecret, chatbotId) and the server clock`);
+    refuse(502, TEXT.upstreamConfig);
+  }
+  if (status >= 500) {
+    logger.error(`upstream ${where} answered ${status}`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  // opaqueredirect (status 0) on runtimes that hide manual redirects, 3xx elsewhere.
+  if (status === 0 || (status >= 300 && status < 400)) {
+    logger.error(`upstream ${where} answered with a redirect (${status}); redirects are not followed: check apiBaseUrl`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  if (status !== 400 && status !== 404 && (status < 200 || status >= 300)) {
+    logger.error(`upstream ${where} answered ${status}, which the handler does not expect`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    logger.error(`upstream ${where} answered ${status} with a body that is not JSON`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    logger.error(`upstream ${where} answered ${status} with JSON that is not an object`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  return { status, body: parsed };
+}

@@ -1,0 +1,159 @@
+/**
+ * The routes a visitor's browser uses. Each one binds the upstream call to the caller's own
+ * user id: the browser's `userId`, `user` or similar fields are never read.
+ */
+import { unixSeconds } from '../shared/signature.js';
+import { MAX_PAGE_SIZE } from '../shared/types.js';
+import { belongsTo, envelopeOf } from './envelope.js';
+import { callerIdentity, clientAddressOf, hostIdentity } from './identity.js';
+import { countNewVisitor, countSend } from './rate-limits.js';
+import { isJsonRequest, readJsonObject } from './request-body.js';
+import { json, refuse, TEXT } from './responses.js';
+import type { RouteContext } from './route-context.js';
+import { QueryReader } from './route-table.js';
+import { callUpstream, type UpstreamAnswer } from './upstream.js';
+import { bearerToken, issueVisitorToken, newVisitorId, verifyVisitorToken } from './visitor-token.js';
+
+const MAX_CONTENT = 4000;
+const MAX_NAME = 100;
+const MAX_FILE_URL = 2048;
+const DEFAULT_NAME = 'Visitor';
+
+function requireJson(request: Request): void {
+  if (!isJsonRequest(request)) refuse(415, TEXT.notJson);
+}
+
+/** Upstream 404 on a chatbot-wide route means the chatbot id is wrong: the owner's problem. */
+function chatbotMissing(ctx: RouteContext, label: string): never {
+  ctx.options.logger.error(`upstream answered 404 on ${label}: the chatbot was not found, check CHATBOT_ID (chatbotId)`);
+  refuse(502, TEXT.upstreamConfig);
+}
+
+/** Passes on an upstream 400 validation body as it is (CONTRACT §4). */
+function validationFailure(answer: UpstreamAnswer): Response {
+  return json(400, answer.body);
+}
+
+/** `POST {base}/visitor`: renews a valid token, else issues a new identity (counted per address). */
+export async function visitor(ctx: RouteContext): Promise<Response> {
+  const { request, options } = ctx;
+  requireJson(request);
+  await readJsonObject(request, options.maxBodyBytes, true);
+  if (options.identify) {
+    // The host's login is the identity; there is no token to hand out.
+    const identity = await hostIdentity(options, request);
+    return json(200, { data: { token: null, userId: identity.userId }, error: null });
+  }
+  const now = unixSeconds(options.now());
+  const key = await ctx.visitorKey;
+  const presented = bearerToken(request);
+  const claims = presented ? await verifyVisitorToken(key, presented, now) : undefined;
+  let userId: string;
+  if (claims) {
+    userId = claims.userId;
+  } else {
+    await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
+    userId = newVisitorId();
+  }
+  const { token } = await issueVisitorToken(key, userId, now, options.visitorTokenTtlSeconds);
+  return json(200, { data: { token, userId }, error: null });
+}
+
+/** The checked send body: content 1–4,000 characters, optional http(s) file URL and name. */
+function sendInput(body: Record<string, unknown>): { content: string; file?: string; name?: string } {
+  const { content, file, name } = body;
+  if (typeof content !== 'string' || content.trim() === '') refuse(400, 'Write a message before sending.');
+  if ([...content].length > MAX_CONTENT) refuse(400, `A message can be at most ${MAX_CONTENT} characters long.`);
+  const input: { content: string; file?: string; name?: string } = { content };
+  if (file !== undefined && file !== null && file !== '') {
+    let url: URL | undefined;
+    try {
+      url = typeof file === 'string' && file.length <= MAX_FILE_URL ? new URL(file) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse(400, 'The file must be an http or https link.');
+    input.file = file as string;
+  }
+  if (name !== undefined && name !== null) {
+    if (typeof name !== 'string' || [...name.trim()].length > MAX_NAME) refuse(400, `Your name can be at most ${MAX_NAME} characters long.`);
+    if (name.trim() !== '') input.name = name.trim();
+  }
+  return input;
+}
+
+/** `POST {base}/message`: sends as the caller, named by the host, the body or `Visitor`. */
+export async function send(ctx: RouteContext): Promise<Response> {
+  const { request, options } = ctx;
+  requireJson(request);
+  const identity = await callerIdentity(options, request, ctx.visitorKey);
+  await countSend(options, identity.userId);
+  const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
+  const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
+  const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
+  const answer = await callUpstream(options, { method: 'POST', path: '/message', label: 'POST /message', body });
+  if (answer.status === 400) return validationFailure(answer);
+  if (answer.status === 404) chatbotMissing(ctx, 'POST /message');
+  return json(200, envelopeOf(answer.body as Record<string, unknown>));
+}
+
+/** A listing answer with every record that is not the caller's dropped, in case upstream ignored the filter. */
+function ownListing(ctx: RouteContext, answer: UpstreamAnswer, label: string, userId: string): Response {
+  if (answer.status === 400) return validationFailure(answer);
+  if (answer.status === 404) chatbotMissing(ctx, label);
+  const body = answer.body as Record<string, unknown>;
+  if (!Array.isArray(body.data)) {
+    ctx.options.logger.error(`upstream ${label} answered without a data array`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  const own = body.data.filter((record) => belongsTo(record, userId));
+  if (own.length !== body.data.length) {
+    ctx.options.logger.error(`upstream ${label} returned records of other users despite the userId filter; they were withheld`);
+  }
+  return json(200, envelopeOf(body, own));
+}
+
+/** `GET {base}/sessions?page&pageSize`: the caller's sessions. */
+export async function sessions(ctx: RouteContext): Promise<Response> {
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const query = new QueryReader(ctx.url.searchParams);
+  const answer = await callUpstream(ctx.options, {
+    method: 'GET',
+    path: '/sessions',
+    label: 'GET /sessions',
+    query: { userId: identity.userId, page: query.integer('page', 1, 1_000_000), pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE) },
+  });
+  return ownListing(ctx, answer, 'GET /sessions', identity.userId);
+}
+
+/** `GET {base}/messages?sessionId&page&pageSize`: the caller's messages, optionally of one session. */
+export async function messages(ctx: RouteContext): Promise<Response> {
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const query = new QueryReader(ctx.url.searchParams);
+  const answer = await callUpstream(ctx.options, {
+    method: 'GET',
+    path: '/messages',
+    label: 'GET /messages',
+    query: {
+      sessionId: query.text('sessionId'),
+      userId: identity.userId,
+      page: query.integer('page', 1, 1_000_000),
+      pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
+    },
+  });
+  return ownListing(ctx, answer, 'GET /messages', identity.userId);
+}
+
+/** `GET {base}/messages/{messageId}`: one message, 404 unless it is the caller's. */
+export async function message(ctx: RouteContext): Promise<Response> {
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const answer = await callUpstream(ctx.options, {
+    method: 'GET',
+    path: `/messages/${ctx.route.messageId!}`,
+    label: 'GET /messages/{messageId}',
+  });
+  const body = answer.body as Record<string, unknown>;
+  // Someone else's message answers exactly like a missing one, so ids cannot be probed.
+  if (answer.status !== 200 || !belongsTo(body.data, identity.userId)) refuse(404, TEXT.messageNotFound);
+  return json(200, { data: body.data, error: null });
+}

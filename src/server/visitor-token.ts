@@ -1,0 +1,78 @@
+/**
+ * Anonymous visitor identities: a token the handler signs and later verifies, so the server
+ * keeps no session table and the browser can neither choose nor forge a user id.
+ *
+ * Format: `v1.<payload>.<signature>`, payload base64url JSON `{ "sub": userId, "iat", "exp" }`
+ * (Unix seconds), signature base64url HMAC-SHA256 over `v1.<payload>` with the visitor key.
+ */
+import { fromBase64Url, hmacSha256, timingSafeEqual, toBase64Url } from '../shared/signature.js';
+
+const VERSION = 'v1';
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Label of the key derivation: the visitor key is HMAC(apiSecret, label), never the secret itself. */
+const DERIVATION_LABEL = 'chatbot-widget/visitor-token/v1';
+/** Upstream user ids of visitors: `v_` and 128 random bits. */
+export const VISITOR_ID_PATTERN = /^v_[A-Za-z0-9_-]{22}$/;
+/** A token issued "in the future" by more than this is refused (clock skew between instances). */
+const ISSUED_AT_SKEW_SECONDS = 300;
+
+/** A verified visitor token. */
+export interface VisitorClaims {
+  userId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** The key visitor tokens are signed with: the given one, or one derived from the API secret. */
+export async function visitorKey(apiSecret: string, visitorTokenSecret?: string): Promise<string> {
+  if (visitorTokenSecret) return visitorTokenSecret;
+  return toBase64Url(await hmacSha256(apiSecret, DERIVATION_LABEL));
+}
+
+/** A new random visitor id, `v_` + 22 base64url characters. */
+export function newVisitorId(): string {
+  return `v_${toBase64Url(crypto.getRandomValues(new Uint8Array(16)))}`;
+}
+
+/** Signs a token for `userId`, valid `ttlSeconds` from `nowSeconds`. */
+export async function issueVisitorToken(key: string, userId: string, nowSeconds: number, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+  const expiresAt = nowSeconds + ttlSeconds;
+  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, iat: nowSeconds, exp: expiresAt })));
+  const signature = toBase64Url(await hmacSha256(key, `${VERSION}.${payload}`));
+  return { token: `${VERSION}.${payload}.${signature}`, expiresAt };
+}
+
+/**
+ * The claims of a valid, unexpired token; undefined for anything else (malformed, forged,
+ * tampered, expired). The signature is compared in constant time before the payload is read.
+ */
+export async function verifyVisitorToken(key: string, token: string, nowSeconds: number): Promise<VisitorClaims | undefined> {
+  if (token.length > 512) return undefined;
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== VERSION) return undefined;
+  const [, payload, signature] = parts as [string, string, string];
+  if (!/^[A-Za-z0-9_-]+$/.test(payload)) return undefined;
+  const expected = toBase64Url(await hmacSha256(key, `${VERSION}.${payload}`));
+  if (!timingSafeEqual(expected, signature)) return undefined;
+  let claims: unknown;
+  try {
+    claims = JSON.parse(decoder.decode(fromBase64Url(payload)));
+  } catch {
+    return undefined;
+  }
+  if (!claims || typeof claims !== 'object') return undefined;
+  const { sub, iat, exp } = claims as Record<string, unknown>;
+  if (typeof sub !== 'string' || !VISITOR_ID_PATTERN.test(sub)) return undefined;
+  if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isInteger(iat) || !Number.isInteger(exp)) return undefined;
+  if (exp <= nowSeconds || iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) return undefined;
+  return { userId: sub, issuedAt: iat, expiresAt: exp };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if any. */
+export function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('Authorization');
+  if (!header) return undefined;
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  return match?.[1];
+}

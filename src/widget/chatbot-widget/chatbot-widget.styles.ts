@@ -1,0 +1,511 @@
+import { css } from 'lit';
+
+/**
+ * Dark defaults: used by `theme="dark"`, and by `theme="auto"` when the system asks for dark.
+ * Every colour pair meets WCAG AA (4.5:1 for text) against its background.
+ */
+const dark = css`
+  --_bg: var(--chatbot-background, #111827);
+  --_surface: var(--chatbot-surface, #1f2937);
+  --_text: var(--chatbot-text, #f3f4f6);
+  --_muted: var(--chatbot-muted, #a1a9b8);
+  --_border: var(--chatbot-border, #374151);
+  --_accent: var(--chatbot-accent, #93c5fd);
+  --_on-accent: var(--chatbot-on-accent, #0b1220);
+  --_user-bg: var(--chatbot-user-background, #1e40af);
+  --_user-text: var(--chatbot-user-text, #ffffff);
+  --_bot-bg: var(--chatbot-bot-background, #1f2937);
+  --_bot-text: var(--chatbot-bot-text, #f3f4f6);
+  --_link: var(--chatbot-link, #93c5fd);
+  --_user-link: var(--chatbot-user-link, #ffffff);
+  --_error-bg: var(--chatbot-error-background, #450a0a);
+  --_error-text: var(--chatbot-error-text, #fecaca);
+  --_focus: var(--chatbot-focus, #fbbf24);
+  --_code-bg: var(--chatbot-code-background, #0b1220);
+  color-scheme: dark;
+`;
+
+export const styles = css`
+  :host {
+    --_bg: var(--chatbot-background, #ffffff);
+    --_surface: var(--chatbot-surface, #f3f4f6);
+    --_text: var(--chatbot-text, #111827);
+    --_muted: var(--chatbot-muted, #4b5563);
+    --_border: var(--chatbot-border, #d1d5db);
+    --_accent: var(--chatbot-accent, #1d4ed8);
+    --_on-accent: var(--chatbot-on-accent, #ffffff);
+    --_user-bg: var(--chatbot-user-background, #1d4ed8);
+    --_user-text: var(--chatbot-user-text, #ffffff);
+    --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
+    --_bot-text: var(--chatbot-bot-text, #111827);
+    --_link: var(--chatbot-link, #1d4ed8);
+    --_user-link: var(--chatbot-user-link, #ffffff);
+    --_error-bg: var(--chatbot-error-background, #fef2f2);
+    --_error-text: var(--chatbot-error-text, #991b1b);
+    --_focus: var(--chatbot-focus, #b45309);
+    --_code-bg: var(--chatbot-code-background, #e5e7eb);
+    --_radius: var(--chatbot-radius, 14px);
+    --_font: var(--chatbot-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font-size: var(--chatbot-font-size, 15px);
+    --_width: var(--chatbot-width, 380px);
+    --_height: var(--chatbot-height, 600px);
+    --_offset: var(--chatbot-offset, 20px);
+    --_launcher-size: var(--chatbot-launcher-size, 56px);
+    --_z: var(--chatbot-z-index, 2147483000);
+    color-scheme: light;
+    display: block;
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+    line-height: 1.45;
+    color: var(--_text);
+  }
+  :host([theme='dark']) {
+    ${dark}
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([theme='auto']) {
+      ${dark}
+    }
+  }
+  :host([mode='inline']) {
+    height: 100%;
+    min-height: 320px;
+  }
+  [hidden] {
+    display: none !important;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  button,
+  textarea,
+  input {
+    font: inherit;
+    color: inherit;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    inline-size: 36px;
+    block-size: 36px;
+    border: 0;
+    border-radius: 999px;
+    background: transparent;
+    cursor: pointer;
+  }
+  .icon-button:hover,
+  .icon-button[aria-pressed='true'] {
+    background: var(--_surface);
+  }
+  svg {
+    inline-size: 22px;
+    block-size: 22px;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
+
+  [part='launcher'] {
+    position: fixed;
+    inset-block-end: var(--_offset);
+    inset-inline-end: var(--_offset);
+    z-index: var(--_z);
+    display: grid;
+    place-items: center;
+    inline-size: var(--_launcher-size);
+    block-size: var(--_launcher-size);
+    border: 0;
+    border-radius: 999px;
+    background: var(--_accent);
+    color: var(--_on-accent);
+    box-shadow: 0 6px 24px rgb(0 0 0 / 0.25);
+    cursor: pointer;
+    transition: transform 0.15s ease;
+  }
+  [part='launcher']:hover {
+    transform: scale(1.05);
+  }
+  [part='launcher'] svg {
+    inline-size: 26px;
+    block-size: 26px;
+  }
+  :host([side='start']) [part='launcher'],
+  :host([side='start']) .floating[part='panel'] {
+    inset-inline-end: auto;
+    inset-inline-start: var(--_offset);
+  }
+  :host([side='left']) [part='launcher'],
+  :host([side='left']) .floating[part='panel'] {
+    inset-inline: var(--_offset) auto;
+    left: var(--_offset);
+    right: auto;
+  }
+  :host([side='right']) [part='launcher'],
+  :host([side='right']) .floating[part='panel'] {
+    left: auto;
+    right: var(--_offset);
+  }
+
+  [part='panel'] {
+    display: flex;
+    flex-direction: column;
+    overflow: hidden;
+    background: var(--_bg);
+    color: var(--_text);
+  }
+  .floating[part='panel'] {
+    position: fixed;
+    z-index: var(--_z);
+    inset-block-end: calc(var(--_offset) * 2 + var(--_launcher-size) - 8px);
+    inset-inline-end: var(--_offset);
+    inline-size: min(var(--_width), calc(100vw - 2 * var(--_offset)));
+    block-size: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
+    animation: rise 0.18s ease-out;
+  }
+  .inline[part='panel'] {
+    block-size: 100%;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  @keyframes rise {
+    from {
+      opacity: 0;
+      transform: translateY(12px);
+    }
+  }
+  @media (max-width: 480px) {
+    .floating[part='panel'] {
+      inset: 0;
+      inline-size: 100%;
+      block-size: 100%;
+      border: 0;
+      border-radius: 0;
+    }
+  }
+
+  [part='header'] {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+    padding: 8px 10px;
+    border-block-end: 1px solid var(--_border);
+  }
+  [part='header'] h2 {
+    flex: 1;
+    margin: 0;
+    font-size: 1.05em;
+    font-weight: 650;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .body {
+    position: relative;
+    flex: 1;
+    min-block-size: 0;
+    display: flex;
+  }
+  [part='history'] {
+    position: absolute;
+    inset: 0;
+    z-index: 2;
+    overflow-y: auto;
+    background: var(--_bg);
+    padding: 8px;
+  }
+  [part='history'] h3 {
+    margin: 4px 6px 8px;
+    font-size: 0.95em;
+  }
+  [part='history'] ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  [part='session'] {
+    display: block;
+    inline-size: 100%;
+    text-align: start;
+    padding: 8px 10px;
+    margin-block-end: 4px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+    cursor: pointer;
+  }
+  [part='session']:hover,
+  [part='session'][aria-current='true'] {
+    background: var(--_surface);
+  }
+  [part='session'] .line {
+    display: block;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .meta,
+  [part='session'] .date,
+  .note {
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+  .chat {
+    flex: 1;
+    min-inline-size: 0;
+    display: flex;
+    flex-direction: column;
+  }
+  .viewing {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 8px;
+    padding: 6px 12px;
+    background: var(--_surface);
+    font-size: 0.85em;
+  }
+  .link-button {
+    border: 0;
+    background: none;
+    color: var(--_link);
+    text-decoration: underline;
+    cursor: pointer;
+    padding: 2px;
+  }
+  [part='messages'] {
+    position: relative;
+    flex: 1;
+    overflow-y: auto;
+    overflow-anchor: none;
+    padding: 12px;
+    display: flex;
+    flex-direction: column;
+    gap: 10px;
+  }
+  .empty {
+    margin: auto;
+    color: var(--_muted);
+    text-align: center;
+  }
+  [part='load-older'] {
+    align-self: center;
+  }
+  [part~='message'] {
+    display: flex;
+    flex-direction: column;
+    max-inline-size: 85%;
+    align-items: flex-start;
+  }
+  [part~='message-user'] {
+    align-self: flex-end;
+    align-items: flex-end;
+  }
+  .bubble {
+    padding: 8px 12px;
+    border-radius: var(--_radius);
+    background: var(--_bot-bg);
+    color: var(--_bot-text);
+    overflow-wrap: anywhere;
+    white-space: pre-wrap;
+  }
+  [part~='message-bot'] .bubble {
+    white-space: normal;
+    border-end-start-radius: 4px;
+  }
+  [part~='message-user'] .bubble {
+    background: var(--_user-bg);
+    color: var(--_user-text);
+    border-end-end-radius: 4px;
+  }
+  [part~='message-pending'] .bubble {
+    opacity: 0.75;
+  }
+  [part~='message-failed'] .bubble {
+    outline: 2px solid var(--_error-text);
+  }
+  .bubble a {
+    color: var(--_link);
+  }
+  [part~='message-user'] .bubble a {
+    color: var(--_user-link);
+  }
+  .bubble p,
+  .bubble ul,
+  .bubble ol,
+  .bubble pre,
+  .bubble blockquote {
+    margin: 0 0 0.5em;
+  }
+  .bubble > :last-child {
+    margin-block-end: 0;
+  }
+  .bubble ul,
+  .bubble ol {
+    padding-inline-start: 1.3em;
+  }
+  .bubble code {
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.9em;
+    background: var(--_code-bg);
+    border-radius: 4px;
+    padding: 0 3px;
+  }
+  .bubble pre {
+    overflow-x: auto;
+    background: var(--_code-bg);
+    border-radius: 8px;
+    padding: 8px;
+  }
+  .bubble pre code {
+    padding: 0;
+    background: none;
+  }
+  .bubble blockquote {
+    border-inline-start: 3px solid var(--_border);
+    padding-inline-start: 8px;
+  }
+  .meta {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    margin-block-start: 2px;
+  }
+  [part~='message-failed'] .meta {
+    color: var(--_error-text);
+  }
+  [part='retry-button'] {
+    border: 1px solid currentColor;
+    border-radius: 999px;
+    background: var(--_bg);
+    color: var(--_error-text);
+    padding: 0 10px;
+    font-size: 1em;
+    cursor: pointer;
+  }
+  [part='retry-button']:disabled {
+    cursor: not-allowed;
+    opacity: 0.7;
+  }
+  [part='typing'] {
+    align-self: flex-start;
+    display: inline-flex;
+    gap: 4px;
+    padding: 12px 14px;
+    border-radius: var(--_radius);
+    background: var(--_bot-bg);
+  }
+  [part='typing'] span[aria-hidden] {
+    inline-size: 7px;
+    block-size: 7px;
+    border-radius: 50%;
+    background: var(--_muted);
+    animation: blink 1.2s infinite ease-in-out both;
+  }
+  [part='typing'] span[aria-hidden]:nth-child(2) {
+    animation-delay: 0.2s;
+  }
+  [part='typing'] span[aria-hidden]:nth-child(3) {
+    animation-delay: 0.4s;
+  }
+  @keyframes blink {
+    0%,
+    80%,
+    100% {
+      opacity: 0.3;
+    }
+    40% {
+      opacity: 1;
+    }
+  }
+  [part='error'] {
+    display: flex;
+    align-items: flex-start;
+    gap: 8px;
+    margin: 0 12px 8px;
+    padding: 8px 10px;
+    border-radius: 10px;
+    background: var(--_error-bg);
+    color: var(--_error-text);
+    font-size: 0.9em;
+  }
+  [part='error'] span {
+    flex: 1;
+  }
+  [part='error'] button {
+    border: 0;
+    background: none;
+    color: inherit;
+    cursor: pointer;
+    text-decoration: underline;
+  }
+  form {
+    display: flex;
+    flex-direction: column;
+    gap: 6px;
+    padding: 10px;
+    border-block-start: 1px solid var(--_border);
+  }
+  .row {
+    display: flex;
+    align-items: flex-end;
+    gap: 6px;
+  }
+  [part='input'],
+  .attachment input {
+    flex: 1;
+    min-inline-size: 0;
+    resize: none;
+    max-block-size: 8em;
+    field-sizing: content;
+    padding: 8px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+  }
+  [part='send-button'] {
+    padding: 8px 14px;
+    border: 0;
+    border-radius: 10px;
+    background: var(--_accent);
+    color: var(--_on-accent);
+    font-weight: 600;
+    cursor: pointer;
+  }
+  [part='send-button']:disabled {
+    cursor: not-allowed;
+    opacity: 0.55;
+  }
+  .attachment {
+    display: flex;
+    gap: 6px;
+    align-items: center;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation: none !important;
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
+  }
+`;

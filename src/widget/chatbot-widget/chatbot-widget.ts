@@ -1,0 +1,549 @@
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { ChatbotErrorDetail } from '../events.js';
+import { ConversationController, type ViewMessage } from '../controllers/conversation.js';
+import type { RequestFailure } from '../controllers/transport.js';
+import { renderMarkdown, safeHref } from '../markdown.js';
+import { defaultStrings, format, type WidgetStrings } from '../strings.js';
+import { de } from '../locales/de.js';
+import { styles } from './chatbot-widget.styles.js';
+
+/** Locales shipped with the widget, by the `locale` attribute's value. */
+const LOCALES: Record<string, Partial<WidgetStrings>> = { en: {}, de };
+
+/** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
+const WINDOW = 40;
+/** Bubbles added per scroll step. */
+const STEP = 30;
+/** At most this many bubbles are in the DOM, however long the conversation. */
+const MAX_RENDERED = 150;
+/** Distance from an edge (px) at which scrolling reveals more. */
+const EDGE = 120;
+
+const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z" /></svg>`;
+const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" /></svg>`;
+const historyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5M12 7v5l3 2" /></svg>`;
+const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 11l-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" /></svg>`;
+
+/**
+ * A chat window for visitors of a site, backed by the signing handler (CONTRACT §4).
+ *
+ * @example
+ * <script type="module" src="/chatbot-widget.js"></script>
+ * <chatbot-widget endpoint="/chatbot" heading="Ask the docs"></chatbot-widget>
+ *
+ * @fires chatbot-open - the panel was shown
+ * @fires chatbot-close - the panel was hidden
+ * @fires chatbot-send - a message is about to be queued (cancelable)
+ * @fires chatbot-reply - the assistant answered
+ * @fires chatbot-error - a request failed; `detail.message` is the text shown
+ *
+ * @csspart launcher - the floating button that opens the panel
+ * @csspart panel - the chat window
+ * @csspart header - the panel's title bar
+ * @csspart close-button - closes the floating panel
+ * @csspart history-button - shows or hides the history pane
+ * @csspart history - the list of the visitor's sessions
+ * @csspart session - one session in the history
+ * @csspart messages - the message list (a live region)
+ * @csspart message - one message; also `message-user` or `message-bot`, and `message-pending` / `message-failed`
+ * @csspart typing - the typing indicator
+ * @csspart load-older - the button that loads older messages
+ * @csspart input - the message field
+ * @csspart send-button - the Send button
+ * @csspart error - the error text
+ * @csspart retry-button - sends a failed message again
+ *
+ * @cssprop --chatbot-accent - launcher and Send button colour
+ * @cssprop --chatbot-background - panel background
+ * @cssprop --chatbot-font - font family
+ * @cssprop --chatbot-radius - corner radius of panel and bubbles
+ * @cssprop --chatbot-width - floating panel width
+ * @cssprop --chatbot-height - floating panel height
+ */
+export class ChatbotWidget extends LitElement {
+  static override styles = styles;
+
+  /** URL of the signing handler's base path, e.g. `/chatbot`. */
+  @property() endpoint = '';
+  /** Title in the panel header (defaults to `strings.heading`). */
+  @property() heading = '';
+  /** Whether the panel is shown. */
+  @property({ type: Boolean, reflect: true }) open = false;
+  /** `floating` (launcher in a corner) or `inline` (fills its container). */
+  @property({ reflect: true }) mode: 'floating' | 'inline' = 'floating';
+  /** Corner of the floating launcher: `end` (default), `start`, `right` or `left`. */
+  @property({ reflect: true }) side: 'end' | 'start' | 'right' | 'left' = 'end';
+  /** Display name sent with each message. */
+  @property({ attribute: 'user-name' }) userName = '';
+  /** Placeholder of the message field (defaults to `strings.placeholder`). */
+  @property() placeholder = '';
+  /** `light`, `dark` or `auto` (follows the system). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  /** Messages and sessions per page fetched from the server (1–100). */
+  @property({ type: Number, attribute: 'page-size' }) pageSize = 20;
+  /** A shipped locale for every text: `en` (default) or `de`. Also used to format times. */
+  @property() locale = '';
+  /** Overrides for any user-visible text (see `WidgetStrings`). */
+  @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
+  /** Lets visitors attach a file by URL (`message.file`). */
+  @property({ type: Boolean }) attachments = false;
+
+  @state() private historyOpen = false;
+  @state() private draft = '';
+  @state() private attachmentOpen = false;
+  @state() private attachment = '';
+  @state() private attachmentError = '';
+
+  @query('[part="messages"]') private list?: HTMLElement;
+  @query('[part="input"]') private input?: HTMLTextAreaElement;
+  @query('[part="launcher"]') private launcher?: HTMLButtonElement;
+  @query('[part="panel"]') private panel?: HTMLElement;
+
+  private readonly conversation = new ConversationController(this);
+  /** Key of the oldest rendered bubble; undefined: the newest {@link WINDOW}. */
+  private firstKey: string | undefined;
+  /** Key of the newest rendered bubble; undefined: follow the newest message. */
+  private lastKey: string | undefined;
+  private stickToBottom = true;
+  private anchor: { key: string; offset: number } | undefined;
+  private rendered: ViewMessage[] = [];
+  private connectedEndpoint: string | undefined;
+  private sessionObserver: IntersectionObserver | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The texts in use: English, then the locale's, then `strings`. */
+  get text(): WidgetStrings {
+    return { ...defaultStrings, ...(LOCALES[this.locale.toLowerCase().split('-')[0] ?? ''] ?? {}), ...this.strings };
+  }
+
+  /** Shows the panel. */
+  show() {
+    this.open = true;
+  }
+
+  /** Hides the panel. */
+  hide() {
+    this.open = false;
+  }
+
+  /** Shows the panel when hidden, hides it when shown. */
+  toggle() {
+    this.open = !this.open;
+  }
+
+  /**
+   * Sends a message as the visitor (as if typed). Resolves to the message's local id once it is
+   * queued in the outbox, or undefined when the text is empty or a `chatbot-send` listener
+   * cancelled it; the reply arrives as a `chatbot-reply` event.
+   */
+  async send(text: string, file?: string): Promise<string | undefined> {
+    await this.connectIfNeeded();
+    this.stickToBottom = true;
+    this.lastKey = undefined;
+    return this.conversation.send(text, file);
+  }
+
+  /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
+  async reset(): Promise<void> {
+    this.draft = '';
+    this.historyOpen = false;
+    this.firstKey = this.lastKey = undefined;
+    await this.conversation.reset();
+  }
+
+  /** @internal Describes a failure in the visitor's words and fires `chatbot-error`. */
+  reportError(failure: RequestFailure, localId?: string): ChatbotErrorDetail {
+    const t = this.text;
+    const message =
+      failure.kind === 'offline'
+        ? t.errorOffline
+        : failure.kind === 'timeout'
+          ? t.errorTimeout
+          : failure.kind === 'rate-limited'
+            ? format(t.errorRateLimited, { seconds: failure.retryAfter ?? 1 })
+            : failure.kind === 'server'
+              ? t.errorServer
+              : failure.kind === 'identity'
+                ? t.errorIdentity
+                : failure.status === 413
+                  ? t.errorTooLong
+                  : format(t.errorRejected, { detail: failure.detail || String(failure.status) });
+    const detail: ChatbotErrorDetail = {
+      kind: failure.kind,
+      message,
+      status: failure.status,
+      ...(failure.retryAfter ? { retryAfter: failure.retryAfter } : {}),
+      ...(localId ? { localId } : {}),
+    };
+    this.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
+    return detail;
+  }
+
+  override connectedCallback() {
+    super.connectedCallback();
+    this.addEventListener('keydown', this.onKeydown);
+    if (this.connectedEndpoint !== undefined) this.connectedEndpoint = undefined;
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.removeEventListener('keydown', this.onKeydown);
+    this.sessionObserver?.disconnect();
+    clearTimeout(this.retryTimer);
+    this.connectedEndpoint = undefined;
+  }
+
+  private connectIfNeeded() {
+    if (this.connectedEndpoint === this.endpoint) return Promise.resolve();
+    this.connectedEndpoint = this.endpoint;
+    this.firstKey = this.lastKey = undefined;
+    return this.conversation.connect(this.endpoint, this.isShown);
+  }
+
+  private get isShown() {
+    return this.open || this.mode === 'inline';
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('endpoint') || this.connectedEndpoint === undefined) void this.connectIfNeeded();
+    if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
+    // Remember what the visitor is looking at, to keep it in place when bubbles come and go.
+    const list = this.list;
+    this.anchor = undefined;
+    if (list && !this.stickToBottom) {
+      for (const el of list.querySelectorAll<HTMLElement>('[data-key]')) {
+        if (el.offsetTop + el.offsetHeight > list.scrollTop) {
+          this.anchor = { key: el.dataset.key!, offset: el.offsetTop - list.scrollTop };
+          break;
+        }
+      }
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>) {
+    if (changed.has('open') && this.open !== Boolean(changed.get('open'))) {
+      this.dispatchEvent(new CustomEvent(this.open ? 'chatbot-open' : 'chatbot-close', { detail: {}, bubbles: true, composed: true }));
+      if (this.open) {
+        void this.conversation.revalidate();
+        this.stickToBottom = true;
+        if (this.mode === 'floating') this.updateComplete.then(() => this.input?.focus());
+      } else if (this.mode === 'floating' && this.matches(':focus-within')) {
+        this.launcher?.focus();
+      }
+    }
+    if (changed.has('mode') && this.mode === 'inline' && changed.get('mode') !== undefined) void this.conversation.revalidate();
+    const list = this.list;
+    if (list) {
+      if (this.stickToBottom) list.scrollTop = list.scrollHeight;
+      else if (this.anchor) {
+        const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
+        if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
+      }
+    }
+    this.observeSessions();
+    this.scheduleRetryRefresh();
+  }
+
+  /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
+  private observeSessions() {
+    const sentinel = this.renderRoot.querySelector('.sessions-end');
+    this.sessionObserver?.disconnect();
+    if (!sentinel || !this.historyOpen) return;
+    this.sessionObserver ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void this.conversation.loadMoreSessions();
+    });
+    this.sessionObserver.observe(sentinel);
+  }
+
+  /** A 429 disables Retry until the wait is over; re-render then. */
+  private scheduleRetryRefresh() {
+    clearTimeout(this.retryTimer);
+    const now = Date.now();
+    const next = Math.min(...this.rendered.map((m) => (m.entry?.retryAt ?? 0) > now ? m.entry!.retryAt! : Infinity));
+    if (Number.isFinite(next)) this.retryTimer = setTimeout(() => this.requestUpdate(), next - now + 20);
+  }
+
+  private readonly onKeydown = (event: KeyboardEvent) => {
+    if (this.mode !== 'floating' || !this.open) return;
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      if (this.historyOpen) this.historyOpen = false;
+      else {
+        this.hide();
+        this.updateComplete.then(() => this.launcher?.focus());
+      }
+      return;
+    }
+    if (event.key !== 'Tab' || !this.panel) return;
+    // Keep focus inside the floating panel (it is a modal dialog).
+    const focusable = [...this.panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === this.input);
+    if (!focusable.length) return;
+    const first = focusable[0]!;
+    const last = focusable[focusable.length - 1]!;
+    const active = this.shadowRoot?.activeElement;
+    if (event.shiftKey && (active === first || !this.panel.contains(active ?? null))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (active === last || !this.panel.contains(active ?? null))) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  private onScroll = () => {
+    const list = this.list;
+    if (!list) return;
+    const messages = this.conversation.messages;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
+    const first = this.rendered[0];
+    const last = this.rendered[this.rendered.length - 1];
+    const firstIndex = first ? messages.findIndex((m) => m.key === first.key) : 0;
+    const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
+    this.stickToBottom = atBottom && lastIndex >= messages.length - 1;
+    if (list.scrollTop < EDGE) {
+      if (firstIndex > 0) {
+        const start = Math.max(0, firstIndex - STEP);
+        this.firstKey = messages[start]?.key;
+        if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
+        this.stickToBottom = false;
+        this.requestUpdate();
+      } else if (this.conversation.hasOlder && !this.conversation.loadingOlder) {
+        void this.loadOlder();
+      }
+    } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.lastKey) {
+      const end = Math.min(messages.length - 1, lastIndex + STEP);
+      this.lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
+      if (end - firstIndex + 1 > MAX_RENDERED) this.firstKey = messages[end - MAX_RENDERED + 1]?.key;
+      this.requestUpdate();
+    }
+  };
+
+  private async loadOlder() {
+    this.stickToBottom = false;
+    const before = this.conversation.messages.length;
+    await this.conversation.loadOlder();
+    const messages = this.conversation.messages;
+    const added = messages.length - before;
+    if (added > 0) {
+      const last = this.rendered[this.rendered.length - 1];
+      const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
+      this.firstKey = messages[0]?.key;
+      if (lastIndex + 1 > MAX_RENDERED) this.lastKey = messages[MAX_RENDERED - 1]?.key;
+      this.requestUpdate();
+    }
+  }
+
+  /** The bounded slice of messages to render. */
+  private window(messages: ViewMessage[]): ViewMessage[] {
+    let end = messages.length;
+    if (this.lastKey) {
+      const i = messages.findIndex((m) => m.key === this.lastKey);
+      if (i >= 0) end = i + 1;
+      else this.lastKey = undefined;
+    }
+    let start = Math.max(0, end - WINDOW);
+    if (this.firstKey) {
+      const i = messages.findIndex((m) => m.key === this.firstKey);
+      if (i >= 0 && i < end) start = Math.min(start, i);
+      else this.firstKey = undefined;
+    }
+    if (end - start > MAX_RENDERED) start = end - MAX_RENDERED;
+    return messages.slice(start, end);
+  }
+
+  private onSubmit(event: Event) {
+    event.preventDefault();
+    const text = this.draft.trim();
+    if (!text) return;
+    let file: string | undefined;
+    if (this.attachments && this.attachment.trim()) {
+      file = safeHref(this.attachment.trim(), undefined);
+      if (!file || !/^https?:/.test(file)) {
+        this.attachmentError = this.text.attachmentInvalid;
+        return;
+      }
+    }
+    this.attachmentError = '';
+    this.draft = '';
+    this.attachment = '';
+    this.attachmentOpen = false;
+    if (this.input) this.input.value = '';
+    void this.send(text, file);
+    this.input?.focus();
+  }
+
+  private onInputKeydown(event: KeyboardEvent) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.onSubmit(event);
+    }
+  }
+
+  private toggleHistory() {
+    this.historyOpen = !this.historyOpen;
+    if (this.historyOpen) void this.conversation.loadMoreSessions(true);
+  }
+
+  private openSession(sessionId: string) {
+    this.historyOpen = false;
+    this.firstKey = this.lastKey = undefined;
+    this.stickToBottom = true;
+    void this.conversation.viewSession(sessionId);
+    this.updateComplete.then(() => this.list?.focus());
+  }
+
+  private backToChat() {
+    this.firstKey = this.lastKey = undefined;
+    this.stickToBottom = true;
+    void this.conversation.viewSession(undefined);
+  }
+
+  private formatTime(iso: string, withDate = false) {
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return '';
+    const sameDay = date.toDateString() === new Date().toDateString();
+    try {
+      return new Intl.DateTimeFormat(this.locale || undefined, {
+        ...(withDate || !sameDay ? { dateStyle: 'medium' } : {}),
+        timeStyle: 'short',
+      }).format(date);
+    } catch {
+      return date.toLocaleString();
+    }
+  }
+
+  private renderMessage(message: ViewMessage, t: WidgetStrings): TemplateResult {
+    const parts = ['message', `message-${message.sender}`];
+    if (message.state !== 'sent') parts.push(`message-${message.state}`);
+    const waiting = message.entry?.retryAt && message.entry.retryAt > Date.now();
+    const url = message.url ? safeHref(message.url) : undefined;
+    return html`<div part=${parts.join(' ')} data-key=${message.key}>
+      <div class="bubble">
+        <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
+        ${message.sender === 'bot' ? renderMarkdown(message.text) : message.text}
+        ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
+      </div>
+      <div class="meta">
+        <time datetime=${message.createdAt}>${this.formatTime(message.createdAt)}</time>
+        ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
+        ${message.state === 'failed'
+          ? html`<span>${t.failed}</span>
+              <button part="retry-button" type="button" ?disabled=${!!waiting}
+                @click=${() => void this.conversation.retry(message.key)}>${t.retry}</button>`
+          : nothing}
+      </div>
+    </div>`;
+  }
+
+  private renderHistory(t: WidgetStrings) {
+    const c = this.conversation;
+    return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!this.historyOpen}>
+      <h3 id="history-heading">${t.historyHeading}</h3>
+      ${c.sessions.length === 0 && !c.loadingSessions ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
+      <ul>
+        ${repeat(
+          c.sessions,
+          (s) => s.id,
+          (s) => html`<li>
+            <button part="session" type="button" data-session=${s.id}
+              aria-current=${(c.viewing ?? c.currentSessionId) === s.id ? 'true' : 'false'}
+              @click=${() => this.openSession(s.id)}>
+              <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${format(t.sessionMessages, { count: s.messageCount })}</span>
+              <span class="line">${c.firstLines.get(s.id) ?? '…'}</span>
+            </button>
+          </li>`,
+        )}
+      </ul>
+      ${c.loadingSessions ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
+      <div class="sessions-end" style="height:1px"></div>
+    </section>`;
+  }
+
+  protected override render() {
+    const t = this.text;
+    const c = this.conversation;
+    const floating = this.mode !== 'inline';
+    const shown = this.isShown;
+    const heading = this.heading || t.heading;
+    const messages = shown ? c.messages : [];
+    const visible = shown ? this.window(messages) : [];
+    this.rendered = visible;
+    const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
+    const viewed = c.viewing ? c.viewedSession : undefined;
+    return html`
+      ${floating
+        ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
+            aria-label=${this.open ? t.closeChat : t.openChat} @click=${this.toggle}>${this.open ? closeIcon : chatIcon}</button>`
+        : nothing}
+      <div part="panel" id="panel" class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
+        role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
+        ${shown
+          ? html`<div part="header">
+                <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
+                  aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
+                <h2 id="heading">${heading}</h2>
+                ${floating
+                  ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${this.hide}>${closeIcon}</button>`
+                  : nothing}
+              </div>
+              <div class="body">
+                ${this.renderHistory(t)}
+                <div class="chat">
+                  ${c.viewing
+                    ? html`<div class="viewing"><span>${viewed ? this.formatTime(viewed.createdAt, true) : ''}</span>
+                        <button class="link-button" type="button" @click=${this.backToChat}>${t.backToChat}</button></div>`
+                    : nothing}
+                  <div part="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label=${t.messagesLabel}
+                    tabindex="0" @scroll=${this.onScroll}>
+                    ${atTop && c.hasOlder
+                      ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
+                          @click=${() => void this.loadOlder()}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
+                      : nothing}
+                    ${messages.length === 0 && c.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
+                    ${repeat(visible, (m) => m.key, (m) => this.renderMessage(m, t))}
+                    ${c.typing && !c.viewing
+                      ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
+                      : nothing}
+                  </div>
+                  ${c.error || this.attachmentError
+                    ? html`<div part="error" role="alert"><span>${this.attachmentError || c.error?.message}</span>
+                        <button type="button" @click=${() => { this.attachmentError = ''; c.dismissError(); }}>${t.dismiss}</button></div>`
+                    : nothing}
+                  <form @submit=${this.onSubmit}>
+                    ${this.attachments && this.attachmentOpen
+                      ? html`<div class="attachment">
+                          <label class="sr-only" for="attachment">${t.attachmentLabel}</label>
+                          <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.attachment}
+                            placeholder=${t.attachmentPlaceholder} @input=${(e: Event) => (this.attachment = (e.target as HTMLInputElement).value)} />
+                        </div>`
+                      : nothing}
+                    <div class="row">
+                      ${this.attachments
+                        ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
+                            aria-pressed=${this.attachmentOpen ? 'true' : 'false'}
+                            @click=${() => (this.attachmentOpen = !this.attachmentOpen)}>${clipIcon}</button>`
+                        : nothing}
+                      <textarea part="input" rows="1" maxlength="4000" aria-label=${t.inputLabel}
+                        placeholder=${this.placeholder || t.placeholder} .value=${this.draft}
+                        @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+                        @keydown=${this.onInputKeydown}></textarea>
+                      <button part="send-button" type="submit" ?disabled=${!this.draft.trim()}>${t.send}</button>
+                    </div>
+                  </form>
+                </div>
+              </div>`
+          : nothing}
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'chatbot-widget': ChatbotWidget;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Cached pages of the visitor's sessions and messages, for an instant first paint
+ * (stale-while-revalidate). Namespaced by endpoint and visitor, bounded in size: each session
+ * keeps its newest {@link MAX_MESSAGES_PER_SESSION} messages and the whole namespace at most
+ * {@link MAX_CACHED_MESSAGES}, evicting the least recently opened sessions first.
+ */
+import type { ChatSession, Message } from '../../shared/types.js';
+import type { KeyValueStorage } from './storage.js';
+
+export const MAX_MESSAGES_PER_SESSION = 2_000;
+export const MAX_CACHED_MESSAGES = 6_000;
+export const MAX_CACHED_SESSIONS = 40;
+
+/** One session's messages: a contiguous run, oldest first, ending at the newest known message. */
+export interface CachedConversation {
+  sessionId: string;
+  messages: Message[];
+  /** Messages the server holds for this session, as of the last fetch. */
+  totalItems: number;
+}
+
+/** The history list as far as it has been paged. */
+export interface CachedSessions {
+  sessions: ChatSession[];
+  totalPages: number;
+  pagesLoaded: number;
+}
+
+interface CacheIndex {
+  /** The visitor's latest session: the conversation shown on open. */
+  current?: string;
+  /** sessionId → [last opened (ms), messages held]. */
+  entries: Record<string, [number, number]>;
+}
+
+const time = (iso: string) => {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+};
+
+/**
+ * Merges messages by id into an oldest-first list. `incoming` is in server order (newest first);
+ * on equal `createdAt` the server lists the most recently stored first, which the reverse keeps.
+ */
+export function mergeMessages(existing: readonly Message[], incoming: readonly Message[]): Message[] {
+  const byId = new Map<string, Message>();
+  for (const message of existing) byId.set(message.id, message);
+  for (const message of [...incoming].reverse()) byId.set(message.id, message);
+  const order = new Map<string, number>();
+  let i = 0;
+  for (const id of byId.keys()) order.set(id, i++);
+  return [...byId.values()].sort((a, b) => time(a.createdAt) - time(b.createdAt) || order.get(a.id)! - order.get(b.id)!);
+}
+
+/**
+ * Merges the newest page of a session into the cached run. When the page shares no message with
+ * the cache and more exist beyond it, a gap may lie between them: the stale run is dropped so
+ * the cache stays contiguous (older pages are fetched again on scroll).
+ */
+export function mergeNewestPage(cached: readonly Message[], page: readonly Message[], pageSize: number, totalItems: number) {
+  const known = new Set(cached.map((m) => m.id));
+  const overlaps = page.some((m) => known.has(m.id));
+  const mayHaveGap = cached.length > 0 && !overlaps && page.length >= pageSize && totalItems > page.length;
+  return mergeMessages(mayHaveGap ? [] : cached, page);
+}
+
+export class HistoryCache {
+  private namespace = '';
+  constructor(private readonly storage: KeyValueStorage) {}
+
+  /** Scopes every key to one endpoint and one visitor. */
+  use(namespace: string) {
+    this.namespace = namespace;
+  }
+
+  private key(kind: string, id = '') {
+    return `${kind}|${this.namespace}|${id}`;
+  }
+
+  private async index(): Promise<CacheIndex> {
+    return (await this.storage.get<CacheIndex>(this.key('index'))) ?? { entries: {} };
+  }
+
+  async currentSessionId() {
+    return (await this.index()).current;
+  }
+
+  async setCurrentSessionId(sessionId: string) {
+    const index = await this.index();
+    if (index.current === sessionId) return;
+    index.current = sessionId;
+    await this.storage.set(this.key('index'), index);
+  }
+
+  loadSessions() {
+    return this.storage.get<CachedSessions>(this.key('sessions'));
+  }
+
+  saveSessions(value: CachedSessions) {
+    return this.storage.set(this.key('sessions'), value);
+  }
+
+  async loadConversation(sessionId: string) {
+    return this.storage.get<CachedConversation>(this.key('conversation', sessionId));
+  }
+
+  /** Stores a conversation, trimming it and evicting the least recently used others past the bounds. */
+  async saveConversation(conversation: CachedConversation) {
+    const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
+    await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
+    const index = await this.index();
+    index.entries[conversation.sessionId] = [Date.now(), messages.length];
+    const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
+    let total = ids.reduce((sum, id) => sum + index.entries[id]![1], 0);
+    const evicted: string[] = [];
+    for (const id of ids) {
+      if (total <= MAX_CACHED_MESSAGES && ids.length - evicted.length <= MAX_CACHED_SESSIONS) break;
+      if (id === conversation.sessionId || id === index.current) continue;
+      total -= index.entries[id]![1];
+      delete index.entries[id];
+      evicted.push(id);
+    }
+    await Promise.all(evicted.map((id) => this.storage.delete(this.key('conversation', id))));
+    await this.storage.set(this.key('index'), index);
+  }
+
+  /** Forgets everything cached for an endpoint, for every visitor. */
+  async clearEndpoint(base: string) {
+    await Promise.all(['index', 'sessions', 'conversation', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The widget's key-value storage: IndexedDB through idb-keyval, or, where IndexedDB is missing
+ * or refuses to open (private modes, disabled storage), a Map that lives as long as the page.
+ * The widget then works the same, only without a cache across reloads.
+ */
+import { createStore, get, set, del, promisifyRequest, type UseStore } from 'idb-keyval';
+
+export interface KeyValueStorage {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Removes every key that starts with `prefix`. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** Every value whose key starts with `prefix`, in key order. */
+  list<T>(prefix: string): Promise<T[]>;
+  /** Whether values survive a reload (false: the in-memory fallback). */
+  readonly persistent: boolean;
+}
+
+class MemoryStorage implements KeyValueStorage {
+  readonly persistent = false;
+  private readonly map = new Map<string, unknown>();
+  async get<T>(key: string) {
+    return structuredClone(this.map.get(key)) as T | undefined;
+  }
+  async set(key: string, value: unknown) {
+    this.map.set(key, structuredClone(value));
+  }
+  async delete(key: string) {
+    this.map.delete(key);
+  }
+  async deletePrefix(prefix: string) {
+    for (const key of [...this.map.keys()]) if (key.startsWith(prefix)) this.map.delete(key);
+  }
+  async list<T>(prefix: string) {
+    return [...this.map.keys()]
+      .filter((key) => key.startsWith(prefix))
+      .sort()
+      .map((key) => structuredClone(this.map.get(key)) as T);
+  }
+}
+
+/** Keys starting with `prefix`: strings sort between the prefix and the prefix plus the highest code unit. */
+const range = (prefix: string) => IDBKeyRange.bound(prefix, prefix + '\uffff');
+
+/** IndexedDB with a silent switch to memory on the first failure, so a broken store never breaks the chat. */
+class FallbackStorage implements KeyValueStorage {
+  private memory: MemoryStorage | undefined;
+  constructor(private readonly store: UseStore) {}
+
+  get persistent() {
+    return !this.memory;
+  }
+
+  private async run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
+    if (!this.memory) {
+      try {
+        return await action(this.store);
+      } catch {
+        this.memory = new MemoryStorage();
+      }
+    }
+    return fallback(this.memory);
+  }
+
+  get<T>(key: string) {
+    return this.run((s) => get<T>(key, s), (m) => m.get<T>(key));
+  }
+  set(key: string, value: unknown) {
+    return this.run((s) => set(key, value, s), (m) => m.set(key, value));
+  }
+  delete(key: string) {
+    return this.run((s) => del(key, s), (m) => m.delete(key));
+  }
+  deletePrefix(prefix: string) {
+    return this.run(
+      (s) => s('readwrite', (store) => promisifyRequest(store.delete(range(prefix)))),
+      (m) => m.deletePrefix(prefix),
+    );
+  }
+  list<T>(prefix: string) {
+    return this.run(
+      (s) => s('readonly', (store) => promisifyRequest(store.getAll(range(prefix)) as IDBRequest<T[]>)),
+      (m) => m.list<T>(prefix),
+    );
+  }
+}
+
+let shared: KeyValueStorage | undefined;
+
+/** The page's storage: one IndexedDB database, `chatbot-widget`, shared by every widget on the page. */
+export function openStorage(): KeyValueStorage {
+  if (!shared) {
+    let idb: IDBFactory | undefined;
+    try {
+      idb = globalThis.indexedDB;
+    } catch {
+      idb = undefined; // some private modes throw on access
+    }
+    shared = idb ? new FallbackStorage(createStore('chatbot-widget', 'kv')) : new MemoryStorage();
+  }
+  return shared;
+}
+
+/** A fresh in-memory storage (tests and hosts that want no persistence). */
+export function memoryStorage(): KeyValueStorage {
+  return new MemoryStorage();
+}

@@ -1,0 +1,56 @@
+/**
+ * Events of `<chatbot-widget>`. All bubble and cross shadow roots (`composed`), so a host can
+ * listen on the element or on any ancestor:
+ *
+ * @example
+ * widget.addEventListener('chatbot-reply', (event) => console.log(event.detail.text));
+ */
+
+/** `chatbot-open`: the panel was shown. */
+export type ChatbotOpenDetail = Record<string, never>;
+/** `chatbot-close`: the panel was hidden. */
+export type ChatbotCloseDetail = Record<string, never>;
+
+/** `chatbot-send`: a visitor's message is about to be queued. Cancelable: `preventDefault()` drops it. */
+export interface ChatbotSendDetail {
+  text: string;
+  /** The attachment URL, when there is one. */
+  file?: string;
+  /** Local id of the message until the server has confirmed it. */
+  localId: string;
+}
+
+/** `chatbot-reply`: the assistant answered a message. */
+export interface ChatbotReplyDetail {
+  /** The reply text (Markdown). */
+  text: string;
+  /** Local id of the visitor message it answers. */
+  localId: string;
+}
+
+/** What kind of failure a `chatbot-error` reports. */
+export type ChatbotErrorKind = 'offline' | 'timeout' | 'rate-limited' | 'server' | 'rejected' | 'identity';
+
+/** `chatbot-error`: a request failed; `message` is the text shown in the `error` part. */
+export interface ChatbotErrorDetail {
+  kind: ChatbotErrorKind;
+  message: string;
+  /** HTTP status, 0 when no answer arrived. */
+  status: number;
+  /** Seconds to wait before trying again, on `rate-limited`. */
+  retryAfter?: number;
+  /** Local id of the message whose send failed, when the failure was a send. */
+  localId?: string;
+}
+
+export interface ChatbotEventMap {
+  'chatbot-open': CustomEvent<ChatbotOpenDetail>;
+  'chatbot-close': CustomEvent<ChatbotCloseDetail>;
+  'chatbot-send': CustomEvent<ChatbotSendDetail>;
+  'chatbot-reply': CustomEvent<ChatbotReplyDetail>;
+  'chatbot-error': CustomEvent<ChatbotErrorDetail>;
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap extends ChatbotEventMap {}
+}

@@ -1,0 +1,192 @@
+// How each kind of failure reaches the caller: typed, one-line, with what the upstream said.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ChatbotClient,
+  ChatbotError,
+  ChatbotHttpError,
+  ChatbotNetworkError,
+  ChatbotResponseError,
+  ChatbotTimeoutError,
+  type ChatbotClientOptions,
+} from '../../src/client/index.js';
+import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
+
+let upstream: VerifyingUpstream;
+before(async () => {
+  upstream = await startVerifyingUpstream();
+});
+after(() => upstream.close());
+
+function client(overrides: Partial<ChatbotClientOptions> = {}) {
+  return new ChatbotClient({
+    baseUrl: upstream.baseUrl,
+    apiKey: upstream.apiKey,
+    apiSecret: upstream.apiSecret,
+    chatbotId: upstream.chatbotId,
+    retry: false,
+    ...overrides,
+  });
+}
+
+const send = (c: ChatbotClient) => c.sendMessage({ user: { id: 'u1', name: 'Ann' }, message: { content: 'hi' } });
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+test('a 400 validation body gives the errors map, the problem and a one-line message', async () => {
+  const problem = {
+    type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+    title: 'One or more validation errors occurred.',
+    status: 400,
+    errors: { 'user.name': ['The name field is required.'], 'message.content': ['Too long.', 'Must not\nbe empty.'] },
+    traceId: '00-abc',
+  };
+  upstream.script({ status: 400, body: problem });
+  const error = await failure(send(client()));
+  assert.ok(error instanceof ChatbotHttpError);
+  assert.ok(error instanceof ChatbotError);
+  assert.equal(error.status, 400);
+  assert.deepEqual(error.errors, problem.errors);
+  assert.deepEqual(error.problem, problem);
+  assert.deepEqual(error.body, problem);
+  assert.equal(error.envelope, null);
+  assert.equal(error.upstreamMessage, problem.title);
+  assert.equal(
+    error.message,
+    'Chatbot API answered 400 Bad Request: One or more validation errors occurred.; user.name: The name field is required.; message.content: Too long. Must not be empty.',
+  );
+});
+
+test('a 429 on a send is not retried and carries the quota figures and the wait until reset', async () => {
+  const now = Date.now();
+  const reset = Math.floor(now / 1000) + 3600;
+  upstream.script({
+    status: 429,
+    headers: { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset) },
+    body: { data: null, error: 'Daily message quota exceeded' },
+  });
+  const before = upstream.requests.length;
+  const error = await failure(send(client({ now: () => now, retry: { limit: 5, baseDelayMs: 1 } })));
+  assert.equal(upstream.requests.length - before, 1);
+  assert.ok(error instanceof ChatbotHttpError);
+  assert.equal(error.status, 429);
+  assert.deepEqual(error.rateLimit, { limit: 100, remaining: 0, reset, resetAt: new Date(reset * 1000) });
+  assert.equal(error.retryAfterSeconds, 3600);
+  assert.equal(error.message, 'Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 3600 s)');
+});
+
+test('a 5xx without a JSON body is an HTTP error that says so', async () => {
+  upstream.script({ status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html>Bad gateway</html>' });
+  const error = await failure(client().listUsers());
+  assert.ok(error instanceof ChatbotHttpError);
+  assert.equal(error.status, 502);
+  assert.equal(error.body, undefined);
+  assert.equal(error.upstreamMessage, null);
+  assert.equal(error.message, 'Chatbot API answered 502 Bad Gateway: no JSON body');
+});
+
+test('a 2xx that is not JSON, or not the envelope, is a ChatbotResponseError', async () => {
+  upstream.script({ headers: { 'Content-Type': 'text/html' }, body: '<!doctype html><title>Welcome</title>' });
+  const notJson = await failure(client().listUsers());
+  assert.ok(notJson instanceof ChatbotResponseError);
+  assert.equal(notJson.status, 200);
+  assert.match(notJson.message, /answered 200 with a body that is not JSON; check the base URL/);
+  assert.equal(notJson.bodySnippet, '<!doctype html><title>Welcome</title>');
+  assert.ok(notJson.cause instanceof SyntaxError);
+
+  upstream.script({ body: { data: { not: 'a list' }, error: null } });
+  const wrongShape = await failure(client().listMessages());
+  assert.ok(wrongShape instanceof ChatbotResponseError);
+  assert.match(wrongShape.message, /a "data" that is not a list/);
+
+  upstream.script({ body: [1, 2] });
+  assert.match(String(await failure(client().countMessages({ from: '2025-01-01', to: '2025-02-01' }))), /JSON that is not an envelope/);
+
+  upstream.script({ body: '' });
+  assert.match(String(await failure(client().listUsers())), /an empty body/);
+});
+
+test('an envelope reporting an error is an error even with status 200', async () => {
+  upstream.script({ body: { data: 0, error: 'to must be greater than from' } });
+  const error = await failure(client().countMessages({ from: '2025-02-01', to: '2025-01-01' }));
+  assert.ok(error instanceof ChatbotHttpError);
+  assert.equal(error.status, 200);
+  assert.equal(error.upstreamMessage, 'to must be greater than from');
+  assert.deepEqual(error.envelope, { data: 0, error: 'to must be greater than from' });
+});
+
+test('a redirect is not followed with the signed headers', async () => {
+  let followed = 0;
+  const elsewhere = createServer((_req, res) => {
+    followed++;
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+  try {
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/steal`;
+    upstream.script({ status: 302, headers: { Location: target } });
+    const error = await failure(client().listUsers());
+    assert.ok(error instanceof ChatbotHttpError);
+    assert.equal(error.status, 302);
+    assert.match(error.message, /redirected the request.*check the base URL/);
+    assert.equal(followed, 0);
+  } finally {
+    await new Promise((resolve) => elsewhere.close(resolve));
+  }
+});
+
+test('an unreachable upstream is a ChatbotNetworkError naming the URL and keeping the cause', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}/api` }).listUsers());
+  assert.ok(error instanceof ChatbotNetworkError);
+  assert.ok(error instanceof ChatbotError);
+  assert.equal(error.url, `http://127.0.0.1:${port}/api/Dev/bot_test/users`);
+  assert.match(error.message, new RegExp(`^Could not reach the chatbot API at http://127\\.0\\.0\\.1:${port}/api/Dev/bot_test/users: .*ECONNREFUSED`));
+  assert.ok(error.cause instanceof Error);
+});
+
+test('a connection dropped mid-request is a network error, and a send is not retried', async () => {
+  // Two hang-ups scripted: a retry would meet the second one and still fail, so only the count tells.
+  upstream.script({ hangUp: true }, { hangUp: true });
+  const before = upstream.requests.length;
+  const error = await failure(send(client({ retry: { limit: 3, baseDelayMs: 1 } })));
+  assert.ok(error instanceof ChatbotNetworkError);
+  assert.match(error.message, /other side closed|socket|reset/i);
+  assert.equal(upstream.requests.length - before, 1);
+  // A read, by contrast, retries past the second hang-up to the canned answer.
+  assert.deepEqual((await client({ retry: { limit: 1, baseDelayMs: 1 } }).listUsers()).data, []);
+});
+
+test('an answer slower than timeoutMs is a ChatbotTimeoutError; a send times out once, unretried', async () => {
+  upstream.script({ delayMs: 3000, body: { data: 'late', error: null } });
+  const before = upstream.requests.length;
+  const error = await failure(send(client({ timeoutMs: 100, retry: { limit: 3, baseDelayMs: 1 } })));
+  assert.ok(error instanceof ChatbotTimeoutError);
+  assert.equal(error.timeoutMs, 100);
+  assert.match(error.message, /did not answer within 100 ms/);
+  assert.equal(upstream.requests.length - before, 1);
+
+  upstream.script({ delayMs: 3000, body: { data: [], error: null } });
+  assert.ok((await failure(client({ timeoutMs: 5000 }).listUsers({}, { timeoutMs: 50 }))) instanceof ChatbotTimeoutError);
+});
+
+test("the caller's AbortSignal ends the call with the caller's reason", async () => {
+  upstream.script({ delayMs: 3000, body: { data: [], error: null } });
+  const controller = new AbortController();
+  const reason = new Error('user navigated away');
+  setTimeout(() => controller.abort(reason), 20);
+  assert.equal(await failure(client().listUsers({}, { signal: controller.signal })), reason);
+  assert.equal(await failure(client().listUsers({}, { signal: AbortSignal.abort(reason) })), reason);
+});

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { excerpt, splitBlocks, splitSections, unlinkRelative } from '../../src/emulator/replies/markdown-sections.js';
+
+test('splits by headings, with the enclosing titles as context, ignoring "#" inside code fences', () => {
+  const markdown = [
+    'Intro before any heading.',
+    '# Guide',
+    '<!-- section:widget -->',
+    '## Install',
+    'Run this:',
+    '```sh',
+    '# not a heading',
+    'npm install chatbot-widget',
+    '```',
+    '### Check',
+    'It works.',
+    '## Empty',
+    '<!-- /section:widget -->',
+  ].join('\n');
+  const sections = splitSections(markdown, 'docs/guide.md');
+  assert.deepEqual(
+    sections.map(({ id, title, context, level }) => ({ id, title, context, level })),
+    [
+      { id: 0, title: 'docs/guide.md', context: '', level: 1 },
+      { id: 1, title: 'Install', context: 'Guide', level: 2 },
+      { id: 2, title: 'Check', context: 'Guide › Install', level: 3 },
+    ],
+  );
+  assert.equal(sections[1]!.body, 'Run this:\n```sh\n# not a heading\nnpm install chatbot-widget\n```');
+  assert.ok(sections.every((s) => !s.body.includes('<!--')), 'HTML comments are dropped');
+});
+
+test('a fenced block with blank lines is one block', () => {
+  assert.deepEqual(splitBlocks('a\n\n```js\nx\n\ny\n```\n\nb'), ['a', '```js\nx\n\ny\n```', 'b']);
+});
+
+test('an excerpt keeps whole blocks, and closes a fence it has to cut', () => {
+  assert.deepEqual(excerpt('one\n\ntwo\n\nthree', 8), { text: 'one\n\ntwo', truncated: true });
+  assert.deepEqual(excerpt('one\n\ntwo', 100), { text: 'one\n\ntwo', truncated: false });
+  const code = ['```js', ...Array.from({ length: 100 }, (_, i) => `line(${i});`), '```'].join('\n');
+  const { text, truncated } = excerpt(code, 200);
+  assert.ok(truncated);
+  assert.ok(text.length <= 220, `${text.length}`);
+  assert.match(text, /^```js\n/);
+  assert.match(text, /\n```$/);
+});
+
+test('links to other docs files become text; absolute links and anchors stay', () => {
+  assert.equal(
+    unlinkRelative('See [Deploying](deploying.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),
+    'See Deploying, [site](https://example.com), [top](#top), ![logo](logo.png).',
+  );
+});

@@ -1,0 +1,89 @@
+// Accessibility: axe-core finds no violations in light and dark, the list is a live log, the
+// floating panel traps focus, Escape closes it and focus returns to the launcher.
+// axe-core's browser build sets window.axe.
+import 'axe-core/axe.min.js';
+import { assert, equal, mount, part, unmountAll, waitForReplies } from './support/helpers.js';
+import type { ChatbotWidget } from '../../src/widget/index.js';
+
+declare global {
+  interface Window {
+    axe: typeof import('axe-core');
+  }
+}
+
+afterEach(() => unmountAll());
+
+async function violations(el: ChatbotWidget) {
+  // Contrast is judged on the settled panel, not halfway through its opening fade.
+  await Promise.all(el.shadowRoot!.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished));
+  const result = await window.axe.run(el, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'], rules: { region: { enabled: false } } });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('<chatbot-widget> accessibility', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`has no axe violations with a conversation, ${theme} theme`, async () => {
+      const { el } = await mount({ open: '', theme });
+      await el.send('markdown-sample');
+      await waitForReplies(el, 1);
+      equal((await violations(el)).join('\n'), '');
+    });
+  }
+
+  it('has no axe violations inline in dark theme, closed launcher included', async () => {
+    const inline = await mount({ mode: 'inline', theme: 'dark', style: 'height:400px' });
+    equal((await violations(inline.el)).join('\n'), '');
+    const floating = await mount({});
+    equal((await violations(floating.el)).join('\n'), '');
+  });
+
+  it('names the message list as a live log and every control', async () => {
+    const { el } = await mount({ open: '' });
+    const list = part(el, 'messages')!;
+    equal(list.getAttribute('role'), 'log');
+    assert(list.getAttribute('aria-label'));
+    for (const button of el.shadowRoot!.querySelectorAll('button')) assert(button.getAttribute('aria-label') || button.textContent!.trim(), 'a named button');
+  });
+
+  it('traps focus in the floating panel; Escape closes it and focus returns to the launcher', async () => {
+    const { el } = await mount({});
+    const launcher = part(el, 'launcher') as HTMLButtonElement;
+    launcher.click();
+    await el.updateComplete;
+    await el.updateComplete;
+    equal(el.shadowRoot!.activeElement, part(el, 'input'), 'focus moves into the panel');
+    (part(el, 'send-button') as HTMLButtonElement).disabled = false; // make the last control focusable
+    const close = part(el, 'close-button')!;
+    const history = part(el, 'history-button')!;
+    // From the last focusable control Tab wraps to the first, Shift+Tab from the first to the last.
+    const last = part(el, 'send-button')!;
+    last.focus();
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, composed: true, cancelable: true }));
+    equal(el.shadowRoot!.activeElement, history, 'Tab wraps to the first control');
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true, composed: true, cancelable: true }));
+    equal(el.shadowRoot!.activeElement, last, 'Shift+Tab wraps to the last control');
+    assert(close);
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true, cancelable: true }));
+    await el.updateComplete;
+    await el.updateComplete;
+    equal(el.open, false, 'Escape closes');
+    equal(el.shadowRoot!.activeElement, launcher, 'focus back on the launcher');
+  });
+
+  it('fires chatbot-open and chatbot-close from show(), hide() and toggle()', async () => {
+    const { el } = await mount({});
+    const seen: string[] = [];
+    el.addEventListener('chatbot-open', () => seen.push('open'));
+    el.addEventListener('chatbot-close', () => seen.push('close'));
+    el.show();
+    await el.updateComplete;
+    el.toggle();
+    await el.updateComplete;
+    el.toggle();
+    await el.updateComplete;
+    el.hide();
+    await el.updateComplete;
+    equal(seen.join(','), 'open,close,open,close');
+    equal(el.hasAttribute('open'), false, 'open is reflected');
+  });
+});

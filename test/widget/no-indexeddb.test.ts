@@ -1,0 +1,15 @@
+// Private modes without IndexedDB: the widget still chats, uncached. The page's indexedDB is
+// taken away before the widget loads (the only thing stubbed in this file).
+import { assert, equal, mount, unmountAll, waitForReplies, bubbleTexts } from './support/helpers-no-idb.js';
+
+afterEach(() => unmountAll());
+
+describe('<chatbot-widget> without IndexedDB', () => {
+  it('sends and shows the reply', async () => {
+    equal(typeof (window as unknown as { indexedDB?: unknown }).indexedDB, 'undefined', 'indexedDB is gone');
+    const { el } = await mount({ open: '' });
+    await el.send('private mode');
+    await waitForReplies(el, 1);
+    assert(bubbleTexts(el).includes('You said: private mode'));
+  });
+});

@@ -1,0 +1,108 @@
+// Nothing lost, nothing doubled: failed sends stay in the outbox (IndexedDB) with a Retry
+// button, survive a reload, and a resend first looks for the message upstream when the first
+// try may have arrived. Network faults come from the backend's fault switch (support/backend.ts).
+import type { ChatbotErrorDetail } from '../../src/widget/index.js';
+import {
+  assert,
+  bubbleTexts,
+  equal,
+  freshNamespace,
+  mount,
+  network,
+  part,
+  parts,
+  storedIdentity,
+  unmountAll,
+  upstreamMessages,
+  waitFor,
+  waitForReplies,
+} from './support/helpers.js';
+
+afterEach(() => unmountAll());
+
+describe('<chatbot-widget> outbox', () => {
+  it('shows an offline send as failed, in words, keeps it across a reload, and sends it on Retry', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('hello first');
+    await waitForReplies(first.el, 1);
+    const errors: ChatbotErrorDetail[] = [];
+    first.el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
+
+    await network(namespace, 'down');
+    await first.el.send('sent while offline');
+    const failed = await waitFor(() => part(first.el, 'message-failed'), 'a failed bubble');
+    assert(failed.textContent!.includes('sent while offline'));
+    assert(part(first.el, 'retry-button'), 'a Retry button');
+    assert(/offline/i.test(part(first.el, 'error')!.textContent!), 'the error part says it in words');
+    equal(errors[0]?.kind, 'offline');
+
+    // A reload: a new widget on the same endpoint finds the failed message in the outbox.
+    unmountAll();
+    const second = await mount({ open: '' }, namespace);
+    const restored = await waitFor(() => part(second.el, 'message-failed'), 'the failed bubble after reload');
+    assert(restored.textContent!.includes('sent while offline'));
+
+    await network(namespace, 'up');
+    (part(second.el, 'retry-button') as HTMLButtonElement).click();
+    await waitFor(() => !part(second.el, 'message-failed') && !part(second.el, 'message-pending'), 'the retried send');
+    await waitFor(() => bubbleTexts(second.el, 'message-bot').includes('You said: sent while offline'), 'its reply');
+    const identity = (await storedIdentity(namespace))!;
+    const upstream = await upstreamMessages(identity.userId);
+    equal(upstream.filter((m) => m.text === 'sent while offline').length, 1, 'stored once upstream');
+  });
+
+  it('does not send twice a message that reached the server although its answer was lost', async () => {
+    const namespace = freshNamespace();
+    const { el } = await mount({ open: '' }, namespace);
+    await el.send('warm up');
+    await waitForReplies(el, 1);
+
+    await network(namespace, 'drop');
+    await el.send('answer lost');
+    const errors: ChatbotErrorDetail[] = [];
+    el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
+    await waitFor(() => part(el, 'message-failed'), 'the failed bubble');
+    equal(errors[0]?.kind, 'offline', 'a lost answer reads as a lost connection');
+    await network(namespace, 'up');
+    (part(el, 'retry-button') as HTMLButtonElement).click();
+    await waitFor(() => !part(el, 'message-failed') && !part(el, 'message-pending'), 'the retry to settle');
+    await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: answer lost'), 'the reply from the server copy');
+
+    const identity = (await storedIdentity(namespace))!;
+    const upstream = await upstreamMessages(identity.userId);
+    equal(upstream.filter((m) => m.text === 'answer lost').length, 1, 'not resent');
+    equal(bubbleTexts(el, 'message-user').filter((t) => t === 'answer lost').length, 1, 'shown once');
+  });
+
+  it('tells the visitor when to try again after a 429 and keeps Retry disabled until then', async () => {
+    const { el } = await mount({ open: '' }, freshNamespace('limited'));
+    const errors: ChatbotErrorDetail[] = [];
+    el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
+    await el.send('one');
+    await waitForReplies(el, 1);
+    await el.send('two');
+    await waitForReplies(el, 2);
+    await el.send('three');
+    await waitFor(() => part(el, 'message-failed'), 'the refused send');
+    equal(errors[0]?.kind, 'rate-limited');
+    assert((errors[0]?.retryAfter ?? 0) > 0, 'Retry-After read');
+    assert(new RegExp(`${errors[0]!.retryAfter} seconds`).test(part(el, 'error')!.textContent!), 'the wait is said in words');
+    assert((part(el, 'retry-button') as HTMLButtonElement).disabled, 'Retry waits');
+    equal(parts(el, 'message-user').length, 3, 'the refused message stays visible');
+  });
+
+  it('keeps messages sent in a row in order, each answered once', async () => {
+    const namespace = freshNamespace();
+    const { el } = await mount({ open: '' }, namespace);
+    await Promise.all([el.send('first'), el.send('second'), el.send('third')]);
+    await waitForReplies(el, 3);
+    await waitFor(async () => {
+      const identity = await storedIdentity(namespace);
+      return identity && (await upstreamMessages(identity.userId)).length === 6;
+    }, 'six messages upstream');
+    // After the revalidation every bubble carries a server id, none is doubled.
+    await waitFor(() => parts(el, 'message').every((m) => !m.dataset.key!.startsWith('local-')), 'server ids');
+    equal(bubbleTexts(el).join('|'), 'first|You said: first|second|You said: second|third|You said: third');
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * The real backend behind the browser tests: the emulator (SQLite in memory, premium tier) and
+ * the signing handler, mounted on @web/test-runner's own dev server so the widget calls them
+ * same-origin, exactly as on a site.
+ *
+ * Each test uses its own endpoint, `/t/<namespace>/chatbot`, which is the handler's `/chatbot`
+ * (the prefix is stripped): a fresh IndexedDB namespace and a fresh visitor per test, on one
+ * handler. Namespaces starting with `limited-` go to a second handler with a 2-a-minute send
+ * limit, for the 429 tests.
+ *
+ * The only fault injection (the only stand-in for anything real): `POST /__net/<namespace>/<mode>`
+ * sets how the connection behaves for that namespace. `down` closes the socket before the handler
+ * sees the request (the browser's fetch fails as when offline); `drop` lets the handler and
+ * upstream act, then breaks the connection mid-answer (a send that arrived but whose answer was
+ * lost); `up` restores it.
+ */
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { createEmulator } from '../../../src/emulator/index.js';
+import type { ReplySource } from '../../../src/emulator/index.js';
+import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../../src/server/index.js';
+
+const CHATBOT = { id: 'bot_widget', apiKey: 'pk_widget_tests', apiSecret: 'sk_widget_tests_secret_value', tier: 'premium' as const };
+const ADMIN_TOKEN = 'widget-tests-admin-token';
+
+/** Replies the tests can predict; `markdown-sample` answers with every construct and some hostile HTML. */
+export const testReplies: ReplySource = {
+  name: 'widget-tests',
+  async reply(request) {
+    const text = request.content;
+    if (text.startsWith('slow')) {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return 'Done, slowly.';
+    }
+    if (text === 'markdown-sample') {
+      return [
+        'Here is **bold**, *italic* and `inline <b>code</b>`.',
+        '',
+        '- first item',
+        '- second item with a [safe link](https://example.com/docs)',
+        '',
+        '1. one',
+        '2. two',
+        '',
+        '```',
+        'const x = 1 < 2;',
+        '```',
+        '',
+        'Mail [us](mailto:help@example.com), not [this](javascript:window.__pwned=1) or [that](data:text/html,hi).',
+        '',
+        '<img src="x" onerror="window.__pwned=1"><script>window.__pwned=1</script>',
+      ].join('\n');
+    }
+    return `You said: ${text}`;
+  },
+};
+
+type Mode = 'up' | 'down' | 'drop';
+
+export interface Backend {
+  middleware: (ctx: KoaContext, next: () => Promise<unknown>) => Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+/** The slice of Koa's context the middleware uses. */
+interface KoaContext {
+  req: IncomingMessage;
+  method: string;
+  url: string;
+  path: string;
+  host: string;
+  protocol: string;
+  status: number;
+  body: unknown;
+  respond?: boolean;
+  set(name: string, value: string): void;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startBackend(): Promise<Backend> {
+  const emulator = createEmulator({ db: ':memory:', chatbots: [CHATBOT], replySource: testReplies });
+  const upstream = await emulator.listen({ port: 0, host: '127.0.0.1' });
+  const quiet = { warn() {}, error() {} };
+  const common = {
+    apiBaseUrl: upstream.url,
+    apiKey: CHATBOT.apiKey,
+    apiSecret: CHATBOT.apiSecret,
+    chatbotId: CHATBOT.id,
+    basePath: '/chatbot',
+    logger: quiet,
+    authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
+  };
+  // Every test is a new visitor from 127.0.0.1: the per-address and per-visitor limits are raised
+  // here, and tested on their own through the `limited-` handler.
+  const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, visitorsPerMinutePerAddress: 100_000 } });
+  const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, visitorsPerMinutePerAddress: 100_000 } });
+  const modes = new Map<string, Mode>();
+  const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
+  let seeds = 0;
+
+  async function forward(ctx: KoaContext, path: string, namespace: string, extraHeaders: Record<string, string> = {}) {
+    const body = ctx.method === 'GET' || ctx.method === 'HEAD' ? undefined : await readBody(ctx.req);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(ctx.req.headers)) {
+      if (value === undefined || name.startsWith(':')) continue;
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+    const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, { method: ctx.method, headers, body: body ? new Uint8Array(body) : undefined });
+    const target = namespace.startsWith('limited-') ? limited : handler;
+    return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
+  }
+
+  async function answer(ctx: KoaContext, response: Response) {
+    ctx.status = response.status;
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'content-encoding') ctx.set(name, value);
+    });
+    ctx.body = Buffer.from(await response.arrayBuffer());
+  }
+
+  const middleware = async (ctx: KoaContext, next: () => Promise<unknown>) => {
+    const net = /^\/__net\/([\w-]+)\/(up|down|drop)$/.exec(ctx.path);
+    if (net && ctx.method === 'POST') {
+      modes.set(net[1]!, net[2] as Mode);
+      ctx.status = 204;
+      return;
+    }
+    // Seeds messages for a visitor (JSON Lines through the emulator's own importer).
+    if (ctx.path === '/__seed' && ctx.method === 'POST') {
+      const { records } = JSON.parse((await readBody(ctx.req)).toString('utf8')) as { records: Record<string, unknown>[] };
+      const file = join(seedDir, `seed-${++seeds}.jsonl`);
+      writeFileSync(file, records.map((r) => JSON.stringify({ chatbotId: CHATBOT.id, ...r })).join('\n'));
+      const result = await emulator.importSeed(file);
+      ctx.status = 200;
+      ctx.set('Content-Type', 'application/json');
+      ctx.body = JSON.stringify(result);
+      return;
+    }
+    // What upstream holds for a visitor, through the handler's admin route.
+    const admin = /^\/__admin(\/.*)$/.exec(ctx.path);
+    if (admin && ctx.method === 'GET') {
+      const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
+      await answer(ctx, await forward(ctx, `/chatbot/admin${admin[1]}${query}`, 'admin', { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN }));
+      return;
+    }
+    const match = /^\/t\/([\w-]+)(\/chatbot(?:\/.*)?)$/.exec(ctx.path);
+    if (!match) return next();
+    const namespace = match[1]!;
+    const mode = modes.get(namespace) ?? 'up';
+    const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
+    if (mode === 'down') {
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
+    if (process.env.WIDGET_DEBUG) console.log('[backend]', mode, ctx.method, match[2], query);
+    const response = await forward(ctx, match[2]! + query, namespace);
+    if (mode === 'drop') {
+      await response.arrayBuffer();
+      ctx.respond = false;
+      // The answer breaks off after its headers. Closing without a byte would make Chromium
+      // silently repeat the request on a fresh connection (as it does when a kept-alive socket
+      // dies), which is the browser's doing, not the widget's.
+      ctx.req.socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"da');
+      return;
+    }
+    await answer(ctx, response);
+  };
+
+  return {
+    middleware,
+    async stop() {
+      await upstream.close();
+      emulator.close();
+      rmSync(seedDir, { recursive: true, force: true });
+    },
+  };
+}

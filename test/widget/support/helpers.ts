@@ -1,0 +1,130 @@
+/**
+ * Helpers of the browser tests: a widget on a fresh endpoint namespace, part lookups, polling,
+ * typing like a visitor, and the backend's test routes (see backend.ts).
+ */
+import { createStore, get, set } from 'idb-keyval';
+import '../../../src/widget/index.js';
+import type { ChatbotWidget } from '../../../src/widget/index.js';
+
+export function assert(condition: unknown, message = 'assertion failed'): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+export function equal<T>(actual: T, expected: T, message = '') {
+  if (actual !== expected) throw new Error(`${message} expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+let counter = 0;
+/** A namespace no other test uses: its own endpoint, IndexedDB keys and visitor. */
+export function freshNamespace(prefix = 'w') {
+  return `${prefix}-${Date.now().toString(36)}-${++counter}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+export const endpointOf = (namespace: string) => `/t/${namespace}/chatbot`;
+
+const mounted: HTMLElement[] = [];
+
+/** A `<chatbot-widget>` on a fresh (or given) namespace, attached to the page. */
+export async function mount(attributes: Record<string, string> = {}, namespace = freshNamespace()) {
+  const el = document.createElement('chatbot-widget') as ChatbotWidget;
+  el.setAttribute('endpoint', endpointOf(namespace));
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  (attributes.container ? document.querySelector(attributes.container)! : document.body).append(el);
+  mounted.push(el);
+  await el.updateComplete;
+  return { el, namespace };
+}
+
+/** Removes every widget the test mounted. */
+export function unmountAll() {
+  for (const el of mounted.splice(0)) el.remove();
+}
+
+export const part = (el: HTMLElement, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+export const parts = (el: HTMLElement, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+
+/** Polls until `check` returns a truthy value; fails with `what` after `timeout` ms. */
+export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeout = 8_000): Promise<NonNullable<Awaited<T>>> {
+  const start = performance.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<Awaited<T>>;
+    } catch (error) {
+      last = error;
+    }
+    if (performance.now() - start > timeout) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Types into the message field and presses Enter, as a visitor would. */
+export async function typeAndSend(el: ChatbotWidget, text: string) {
+  const input = part(el, 'input') as HTMLTextAreaElement;
+  input.focus();
+  input.value = text;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true, cancelable: true }));
+  await el.updateComplete;
+}
+
+export const bubbleTexts = (el: HTMLElement, name = 'message') =>
+  parts(el, name).map((m) => m.querySelector('.bubble')!.textContent!.replace(/^\s*(You|Assistant):/, '').trim());
+
+/** Waits until the bot has answered `count` messages of this widget. */
+export const waitForReplies = (el: HTMLElement, count: number, timeout?: number) =>
+  waitFor(() => parts(el, 'message-bot').length >= count && parts(el, 'message-pending').length === 0, `${count} replies`, timeout);
+
+/** Sets how the network behaves for a namespace: `up`, `down` (no connection) or `drop` (answer lost). */
+export async function network(namespace: string, mode: 'up' | 'down' | 'drop') {
+  const response = await fetch(`/__net/${namespace}/${mode}`, { method: 'POST' });
+  equal(response.status, 204, 'network switch');
+}
+
+const store = createStore('chatbot-widget', 'kv');
+export const absoluteEndpoint = (namespace: string) => new URL(endpointOf(namespace), document.baseURI).href;
+
+/** The visitor identity the widget stored for a namespace. */
+export async function storedIdentity(namespace: string) {
+  return get<{ token: string; userId: string }>(`identity|${absoluteEndpoint(namespace)}`, store);
+}
+
+export { get as idbGet, set as idbSet, store as idbStore };
+
+/** The messages upstream holds for a visitor (admin route of the handler), newest first. */
+export async function upstreamMessages(userId: string): Promise<{ id: string; text: string; senderType: string; chatSessionId: string }[]> {
+  const response = await fetch(`/__admin/messages?userId=${encodeURIComponent(userId)}&pageSize=100`);
+  equal(response.status, 200, 'admin messages');
+  return (await response.json()).data;
+}
+
+/** Adds messages upstream through the emulator's seed import. */
+export async function seed(records: Record<string, unknown>[]) {
+  const response = await fetch('/__seed', { method: 'POST', body: JSON.stringify({ records }) });
+  equal(response.status, 200, 'seed');
+}
+
+/** A server-shaped message for cache fixtures. */
+export function fakeMessage(i: number, sessionId: string, userId: string, start = Date.now() - 86_400_000) {
+  return {
+    id: `m${String(i).padStart(6, '0')}`,
+    chatbotId: 'bot_widget',
+    chatSessionId: sessionId,
+    chatUserId: userId,
+    senderType: i % 2 === 0 ? 'User' : 'Bot',
+    text: i % 2 === 0 ? `Question number ${i}` : `Answer **number** ${i}`,
+    tokenCount: 3,
+    responseTime: i % 2 === 0 ? null : 0.4,
+    createdAt: new Date(start + i * 1_000).toISOString(),
+  };
+}
+
+/** Puts a visitor and one cached conversation into IndexedDB, as a previous visit would have. */
+export async function writeCachedConversation(namespace: string, messages: ReturnType<typeof fakeMessage>[], userId = 'cached-visitor', sessionId = 'cached-session') {
+  const base = absoluteEndpoint(namespace);
+  await set(`identity|${base}`, { token: 'not-a-valid-token', userId }, store);
+  await set(`index|${base}|${userId}|`, { current: sessionId, entries: { [sessionId]: [Date.now(), messages.length] } }, store);
+  await set(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages, totalItems: messages.length }, store);
+}

@@ -1,0 +1,1 @@
+Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true });

@@ -1,0 +1,29 @@
+// Library build of the standalone widget: dist/chatbot-widget.js, one minified ES module with
+// Lit, idb-keyval and marked's lexer bundled, no bare imports, for
+// `<script type="module" src="…/chatbot-widget.js">`. `npm run build` runs tsc first (dist/lib),
+// so this build must not empty dist/. The decorators are TypeScript's (experimentalDecorators
+// in tsconfig.json, which Vite's transformer reads).
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    reportCompressedSize: false,
+    copyPublicDir: false,
+    lib: {
+      entry: 'src/widget/index.ts',
+      formats: ['es'],
+      fileName: () => 'chatbot-widget.js',
+    },
+    rolldownOptions: {
+      // Library mode keeps whitespace by default (for re-bundlers); this file is for browsers.
+      output: { minify: true, codeSplitting: false },
+    },
+  },
+});
