@@ -42,6 +42,9 @@ const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+// tsx compiles this file with esbuild's keepNames, which wraps functions in `__name(…)`; the
+// functions passed to evaluate() run in the page, where that helper must exist too.
+await context.addInitScript('globalThis.__name = (fn) => fn;');
 const tab = await context.newPage();
 await tab.goto(origin + '/');
 await tab.waitForFunction(() => customElements.get('chatbot-widget'));
@@ -71,12 +74,14 @@ await tab.evaluate(async ({ count, base }) => {
   store.put({ token: 'bench', userId: 'u1' }, `identity|${base}`);
   store.put({ current: 's1', entries: { s1: [Date.now(), count] } }, `index|${base}|u1|`);
   store.put({ sessionId: 's1', messages, totalItems: count }, `conversation|${base}|u1|s1`);
+  store.put({ sessionId: 's1', messages: messages.slice(-60), totalItems: count }, `head|${base}|u1|s1`);
   await new Promise((resolve) => (tx.oncomplete = resolve));
   db.close();
 }, { count: MESSAGES, base: `${origin}/chatbot` });
 
 async function measure(kind: 'cold' | 'open') {
   const times: number[] = [];
+  const doms: number[] = [];
   let nodes = 0;
   for (let run = 0; run < RUNS; run++) {
     await tab.goto(origin + '/');
@@ -95,19 +100,23 @@ async function measure(kind: 'cold' | 'open') {
         el.setAttribute('open', '');
         document.body.append(el);
       }
-      await new Promise<void>((resolve) => {
-        const check = () => (el.shadowRoot?.querySelector('[part~="message"]') ? resolve() : requestAnimationFrame(check));
-        check();
-      });
-      // The frame that shows it: the next animation frame after the DOM has it, then its paint.
+      // Until the DOM has a bubble (checked after each update and task, not only once a frame)…
+      while (!el.shadowRoot?.querySelector('[part~="message"]')) {
+        await el.updateComplete;
+        if (!el.shadowRoot?.querySelector('[part~="message"]')) await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      const dom = performance.now() - t0;
+      // …then the frame that shows it: its animation frame callback, then the task after its paint.
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      return { ms: performance.now() - t0, nodes: el.shadowRoot!.querySelectorAll('[part~="message"]').length };
+      return { ms: performance.now() - t0, dom, nodes: el.shadowRoot!.querySelectorAll('[part~="message"]').length };
     }, kind);
     times.push(result.ms);
+    doms.push(result.dom);
     nodes = result.nodes;
   }
   times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, nodes };
+  doms.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, dom: doms[Math.floor(doms.length / 2)]!, nodes };
 }
 
 const cold = await measure('cold');
@@ -117,7 +126,7 @@ server.close();
 
 console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js, Chromium, ${RUNS} page loads each)`);
 for (const [name, r] of [['cold (created open: IndexedDB read + render)', cold], ['open (show() on a loaded widget)', open]] as const) {
-  console.log(`  ${name}: median ${r.median.toFixed(1)} ms, worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
+  console.log(`  ${name}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
   console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
 }
 if (cold.nodes > 150 || open.nodes > 150) {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createEmulator, type Emulator } from '../src/emulator/index.js';
+import { createReplySourceFromEnv } from '../src/emulator/replies/index.js';
 import { createSigningHandler, adminTokenAuthorizer } from '../src/server/index.js';
 import { toNodeListener } from '../src/server/adapters/node.js';
 import { readStartConfig, StartConfigError, type UpstreamConfig } from './config.js';
@@ -18,9 +19,10 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 async function main(): Promise<void> {
   const config = readStartConfig(process.env);
   const site = await createStaticSite();
-  const emulator: Emulator | undefined = config.upstream
-    ? undefined
-    : createEmulator({ db: join(config.dataDir, 'emulator.sqlite'), basePath: '/api' });
+  const replySource = config.upstream ? undefined : createReplySourceFromEnv(process.env);
+  const emulator: Emulator | undefined = replySource
+    ? createEmulator({ db: join(config.dataDir, 'emulator.sqlite'), basePath: '/api', replySource })
+    : undefined;
 
   // The handler is wired once the port is known (PORT=0 picks a free one), because it reaches
   // the emulator over loopback HTTP, exactly as it would reach the hosted API.
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
     `  Admin            ${origin}/admin.html#token=${config.adminToken}`,
     `  Signing handler  ${origin}/chatbot/`,
     emulator
-      ? `  Emulator         ${origin}/api  (data in ${join(config.dataDir, 'emulator.sqlite')})`
+      ? `  Emulator         ${origin}/api  (data in ${join(config.dataDir, 'emulator.sqlite')}, replies from ${replySource!.name})`
       : `  Upstream         ${upstream.baseUrl}`,
     '',
   ];

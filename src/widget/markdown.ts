@@ -48,7 +48,9 @@ function lex(text: string): Token[] {
   let tokens = tokenCache.get(text);
   if (!tokens) {
     try {
-      tokens = Lexer.lex(text, { gfm: true, breaks: true });
+      // `breaks: false`: a single newline inside a paragraph is a soft break (a space), as in
+      // Markdown; two trailing spaces or a backslash make a `br` token, a real line break.
+      tokens = Lexer.lex(text, { gfm: true, breaks: false });
     } catch {
       tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
     }

@@ -48,6 +48,8 @@ export interface WidgetStrings {
   errorIdentity: string;
   /** An attachment link under a message. */
   attachment: string;
+  /** Accessible name of a code block that scrolls sideways (it takes keyboard focus then). */
+  codeBlock: string;
 }
 
 /** The English texts, used for anything `strings` and `locale` leave out. */
@@ -87,6 +89,7 @@ export const defaultStrings: WidgetStrings = {
   errorTooLong: 'The message is too long.',
   errorIdentity: 'The chat could not start a conversation. Please reload the page.',
   attachment: 'Attachment',
+  codeBlock: 'Code block, scrolls sideways',
 };
 
 /** Fills `{name}` placeholders; unknown names stay as they are. */

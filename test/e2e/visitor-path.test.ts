@@ -104,19 +104,16 @@ test('a message written offline is kept, survives a reload, and is sent once whe
   // Sent now, either by the retry button or by the widget on its own when it came back.
   const retry = page.locator(part('retry-button'));
   if (await retry.count()) await retry.first().click();
-  await page.waitForFunction(
-    () => {
-      const host = document.querySelector('chatbot-widget');
-      const failed = host?.shadowRoot?.querySelectorAll('[part~="message-failed"], [part~="message-pending"]') ?? [];
-      return failed.length === 0;
-    },
-    undefined,
-    { timeout: 20_000 },
-  );
+  // Nothing pending or failed any more (a locator, not page.evaluate: the demo's CSP forbids eval).
+  await page.locator(`${part('message-failed')}, ${part('message-pending')}`).first().waitFor({ state: 'detached', timeout: 20_000 });
   await page.reload();
   await openChat(page);
   await kept.first().waitFor({ timeout: 10_000 });
   assert.equal(await kept.count(), 1, 'the offline message is in the conversation exactly once');
+  // And upstream stored it once: nothing lost, nothing doubled.
+  const stored = await fetch(`${stack.origin}/chatbot/admin/messages?pageSize=100`, { headers: { 'X-Admin-Token': stack.adminToken } });
+  const listing = (await stored.json()) as { data: { text: string; senderType: string }[] };
+  assert.equal(listing.data.filter((m) => m.senderType === 'User' && m.text === 'Written while offline').length, 1);
   await context.close();
 });
 

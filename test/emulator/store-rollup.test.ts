@@ -142,3 +142,42 @@ test('users and sessions records match the messages they come from', () => {
   }
   store.close();
 });
+
+test('sends (recordExchange) keep the same rollups, distinct counts and totals as the messages imply', () => {
+  const rand = random(2024);
+  const store = openSqliteStore(':memory:');
+  // A little imported history first, so sends add to existing rollups.
+  store.importMessages(randomMessages(200, rand).filter((m) => m.chatbotId === 'bot'));
+  let now = Date.UTC(2024, 10, 28);
+  for (let i = 0; i < 400; i++) {
+    now += Math.floor(rand() * 3 * 3_600_000); // crosses sessions, days and months
+    const outcome = store.recordExchange({
+      chatbotId: 'bot',
+      userId: `u${Math.floor(rand() * 15)}`,
+      userName: 'N',
+      question: { id: `q${i}`, text: 'q', url: null, tokenCount: 3, createdAt: now },
+      answer: { id: `a${i}`, text: 'a', tokenCount: 5, responseTime: 0.1, createdAt: now + 1 },
+      newSessionId: `new${i}`,
+      sessionGapMs: 30 * 60_000,
+      quota: { day: new Date(now).toISOString().slice(0, 10), limit: 1000 },
+    });
+    assert.equal(outcome.stored, true);
+  }
+  const all = store.listMessages('bot', {}, { offset: 0, limit: 100_000 }).items;
+  const from = Date.UTC(2023, 0, 1);
+  const to = Date.UTC(2026, 0, 1);
+  for (const bucket of store.countByMonth('bot', from, to)) {
+    const here = all.filter((m) => monthOf(m.createdAt) === bucket.month);
+    assert.deepEqual(bucket, {
+      month: bucket.month,
+      messageCount: here.length,
+      userMessageCount: here.filter((m) => m.senderType === 'User').length,
+      distinctUsers: new Set(here.filter((m) => m.senderType === 'User').map((m) => m.userId)).size,
+      distinctSessions: new Set(here.map((m) => m.sessionId)).size,
+      tokenTotal: here.reduce((s, m) => s + m.tokenCount, 0),
+    });
+  }
+  assert.equal(store.listUsers('bot', { offset: 0, limit: 1 }).total, new Set(all.map((m) => m.userId)).size);
+  assert.equal(store.listSessions('bot', {}, { offset: 0, limit: 1 }).total, new Set(all.map((m) => m.sessionId)).size);
+  store.close();
+});

@@ -92,6 +92,55 @@ describe('<chatbot-widget> outbox', () => {
     equal(parts(el, 'message-user').length, 3, 'the refused message stays visible');
   });
 
+  it('resends network failures by itself when the browser is back online, looking for them upstream first', async () => {
+    const namespace = freshNamespace();
+    const { el } = await mount({ open: '' }, namespace);
+    await el.send('warm up');
+    await waitForReplies(el, 1);
+
+    // One send reaches the server but its answer is lost; the next finds no connection at all.
+    await network(namespace, 'drop');
+    await el.send('arrived, answer lost');
+    await waitFor(() => part(el, 'message-failed'), 'the first failure');
+    await network(namespace, 'down');
+    await el.send('written offline');
+    await waitFor(() => parts(el, 'message-failed').length === 2, 'both failed');
+
+    await network(namespace, 'up');
+    // Without the event nothing is resent behind the visitor's back.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    equal(parts(el, 'message-failed').length, 2, 'still failed before the browser says it is online');
+    // The browser fires `online` when its connection returns; the fault here is the backend's
+    // switch, not the browser's, so the test fires the same event itself.
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => !part(el, 'message-failed') && !part(el, 'message-pending'), 'both resent without a click');
+    await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: written offline'), 'the reply to the offline message');
+    await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: arrived, answer lost'), 'the reply found upstream');
+
+    const identity = (await storedIdentity(namespace))!;
+    const upstream = await upstreamMessages(identity.userId);
+    equal(upstream.filter((m) => m.text === 'arrived, answer lost').length, 1, 'the arrived one not sent again');
+    equal(upstream.filter((m) => m.text === 'written offline').length, 1, 'the offline one sent once');
+    equal(
+      upstream.filter((m) => m.senderType === 'User').map((m) => m.text).reverse().join('|'),
+      'warm up|arrived, answer lost|written offline',
+      'in the order written',
+    );
+  });
+
+  it('leaves refused sends for the visitor when the browser comes back online', async () => {
+    const { el } = await mount({ open: '' });
+    const errors: ChatbotErrorDetail[] = [];
+    el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
+    await el.send('x'.repeat(4_001)); // over the handler's 4,000-character limit: a 400
+    await waitFor(() => part(el, 'message-failed'), 'the refused send');
+    equal(errors[0]?.kind, 'rejected');
+    window.dispatchEvent(new Event('online'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert(part(el, 'message-failed'), 'a refusal is not retried by the online event');
+    equal(part(el, 'typing'), null, 'nothing was sent');
+  });
+
   it('keeps messages sent in a row in order, each answered once', async () => {
     const namespace = freshNamespace();
     const { el } = await mount({ open: '' }, namespace);

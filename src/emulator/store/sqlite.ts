@@ -84,6 +84,8 @@ CREATE TABLE IF NOT EXISTS monthly (
   message_count INTEGER NOT NULL,
   user_message_count INTEGER NOT NULL,
   token_total INTEGER NOT NULL,
+  distinct_users INTEGER NOT NULL DEFAULT 0,     -- rows of monthly_users, kept on write
+  distinct_sessions INTEGER NOT NULL DEFAULT 0,  -- rows of monthly_sessions, kept on write
   PRIMARY KEY (chatbot_id, month)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS monthly_users (
@@ -95,10 +97,28 @@ CREATE TABLE IF NOT EXISTS monthly_sessions (
   PRIMARY KEY (chatbot_id, month, session_id)
 ) WITHOUT ROWID;
 
+-- Users and sessions of each chatbot, so listing totals need no count over the table.
+CREATE TABLE IF NOT EXISTS chatbot_totals (
+  chatbot_id TEXT PRIMARY KEY, users INTEGER NOT NULL, sessions INTEGER NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE IF NOT EXISTS quota (
   chatbot_id TEXT NOT NULL, day TEXT NOT NULL, used INTEGER NOT NULL,
   PRIMARY KEY (chatbot_id, day)
 ) WITHOUT ROWID;
+`;
+
+/** Recomputes the kept counts (monthly distincts, chatbot totals) from their tables: after a bulk import. */
+const REFRESH_COUNTS = `
+UPDATE monthly SET
+  distinct_users = (SELECT count(*) FROM monthly_users u WHERE u.chatbot_id = monthly.chatbot_id AND u.month = monthly.month),
+  distinct_sessions = (SELECT count(*) FROM monthly_sessions s WHERE s.chatbot_id = monthly.chatbot_id AND s.month = monthly.month);
+DELETE FROM chatbot_totals;
+INSERT INTO chatbot_totals (chatbot_id, users, sessions)
+  SELECT chatbot_id, sum(users), sum(sessions) FROM (
+    SELECT chatbot_id, count(*) AS users, 0 AS sessions FROM users GROUP BY chatbot_id
+    UNION ALL SELECT chatbot_id, 0, count(*) FROM sessions GROUP BY chatbot_id
+  ) GROUP BY chatbot_id;
 `;
 
 interface MessageRow {
@@ -119,6 +139,8 @@ interface MonthRow {
   message_count: number;
   user_message_count: number;
   token_total: number;
+  distinct_users: number;
+  distinct_sessions: number;
 }
 
 const MESSAGE_COLUMNS = 'id, chatbot_id, session_id, user_id, sender_type, text, url, token_count, response_time, created_at';
@@ -148,6 +170,13 @@ export function openSqliteStore(path: string): EmulatorStore {
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
+  const monthlyColumns = db.prepare<[], { name: string }>('PRAGMA table_info(monthly)').all().map((c) => c.name);
+  if (!monthlyColumns.includes('distinct_users')) {
+    // A database of the first schema: add the kept distinct counts and compute them once.
+    db.exec('ALTER TABLE monthly ADD COLUMN distinct_users INTEGER NOT NULL DEFAULT 0');
+    db.exec('ALTER TABLE monthly ADD COLUMN distinct_sessions INTEGER NOT NULL DEFAULT 0');
+    db.exec(REFRESH_COUNTS);
+  }
   return new SqliteStore(db);
 }
 
@@ -222,17 +251,21 @@ class SqliteStore implements EmulatorStore {
       sessionTotal: s<{ message_count: number }>('SELECT message_count FROM sessions WHERE chatbot_id = ? AND id = ?'),
       userTotal: s<{ message_count: number }>('SELECT message_count FROM users WHERE chatbot_id = ? AND id = ?'),
       months: s<MonthRow>(
-        'SELECT month, message_count, user_message_count, token_total FROM monthly WHERE chatbot_id = ? AND month >= ? AND month <= ? ORDER BY month',
+        `SELECT month, message_count, user_message_count, token_total, distinct_users, distinct_sessions
+         FROM monthly WHERE chatbot_id = ? AND month >= ? AND month <= ? ORDER BY month`,
       ),
       monthsDescending: s<{ month: number; message_count: number }>(
         'SELECT month, message_count FROM monthly WHERE chatbot_id = ? ORDER BY month DESC',
       ),
-      monthUsers: s<{ month: number; n: number }>(
-        'SELECT month, count(*) AS n FROM monthly_users WHERE chatbot_id = ? AND month >= ? AND month <= ? GROUP BY month',
+      addMonthDistinctUser: s('UPDATE monthly SET distinct_users = distinct_users + 1 WHERE chatbot_id = ? AND month = ?'),
+      addMonthDistinctSession: s('UPDATE monthly SET distinct_sessions = distinct_sessions + 1 WHERE chatbot_id = ? AND month = ?'),
+      hasSession: s<{ one: number }>('SELECT 1 AS one FROM sessions WHERE chatbot_id = ? AND id = ?'),
+      hasUser: s<{ one: number }>('SELECT 1 AS one FROM users WHERE chatbot_id = ? AND id = ?'),
+      addTotals: s(
+        `INSERT INTO chatbot_totals (chatbot_id, users, sessions) VALUES (?, ?, ?)
+         ON CONFLICT (chatbot_id) DO UPDATE SET users = users + excluded.users, sessions = sessions + excluded.sessions`,
       ),
-      monthSessions: s<{ month: number; n: number }>(
-        'SELECT month, count(*) AS n FROM monthly_sessions WHERE chatbot_id = ? AND month >= ? AND month <= ? GROUP BY month',
-      ),
+      totals: s<{ users: number; sessions: number }>('SELECT users, sessions FROM chatbot_totals WHERE chatbot_id = ?'),
       countRange: s<{ n: number }>('SELECT count(*) AS n FROM messages WHERE chatbot_id = ? AND created_at >= ? AND created_at < ?'),
       countRangeBySender: s<{ n: number }>(
         'SELECT count(*) AS n FROM messages WHERE chatbot_id = ? AND is_user = ? AND created_at >= ? AND created_at < ?',
@@ -243,12 +276,10 @@ class SqliteStore implements EmulatorStore {
                 count(DISTINCT session_id) AS sessions, sum(token_count) AS tokens
          FROM messages WHERE chatbot_id = ? AND created_at >= ? AND created_at < ?`,
       ),
-      countUsers: s<{ n: number }>('SELECT count(*) AS n FROM users WHERE chatbot_id = ?'),
       pageUsers: s<{ id: string; name: string; created_at: number; last_message_at: number; sent_count: number }>(
         `SELECT id, name, created_at, last_message_at, sent_count FROM users WHERE chatbot_id = ?
          ORDER BY last_message_at DESC, rowid DESC LIMIT ? OFFSET ?`,
       ),
-      countSessions: s<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE chatbot_id = ?'),
       countUserSessions: s<{ n: number }>('SELECT count(*) AS n FROM sessions WHERE chatbot_id = ? AND user_id = ?'),
       pageSessions: s<SessionRow>(
         `SELECT id, user_id, created_at, last_message_at, message_count FROM sessions WHERE chatbot_id = ?
@@ -305,11 +336,18 @@ class SqliteStore implements EmulatorStore {
       message.createdAt,
       month,
     );
+    const newSession = st.hasSession.get(message.chatbotId, message.sessionId) === undefined;
+    const newUser = st.hasUser.get(message.chatbotId, message.userId) === undefined;
     st.upsertSession.run(message.chatbotId, message.sessionId, message.userId, message.createdAt, message.createdAt);
     st.upsertUser.run(message.chatbotId, message.userId, message.userName, message.createdAt, message.createdAt, isUser);
+    if (newSession || newUser) st.addTotals.run(message.chatbotId, newUser ? 1 : 0, newSession ? 1 : 0);
     st.upsertMonth.run(message.chatbotId, month, isUser, message.tokenCount);
-    if (isUser) st.addMonthUser.run(message.chatbotId, month, message.userId);
-    st.addMonthSession.run(message.chatbotId, month, message.sessionId);
+    if (isUser && st.addMonthUser.run(message.chatbotId, month, message.userId).changes > 0) {
+      st.addMonthDistinctUser.run(message.chatbotId, month);
+    }
+    if (st.addMonthSession.run(message.chatbotId, month, message.sessionId).changes > 0) {
+      st.addMonthDistinctSession.run(message.chatbotId, month);
+    }
   }
 
   recordExchange(exchange: Exchange): ExchangeOutcome {
@@ -408,8 +446,6 @@ class SqliteStore implements EmulatorStore {
     const last = monthIndexOf(to - 1);
     const st = this.statements;
     const rollup = new Map(st.months.all(chatbotId, first, last).map((m) => [m.month, m]));
-    const users = new Map(st.monthUsers.all(chatbotId, first, last).map((r) => [r.month, r.n]));
-    const sessions = new Map(st.monthSessions.all(chatbotId, first, last).map((r) => [r.month, r.n]));
     const buckets: MonthlyUsage[] = [];
     for (let month = first; month <= last; month++) {
       const start = monthStart(month);
@@ -426,8 +462,8 @@ class SqliteStore implements EmulatorStore {
           month: monthLabel(month),
           messageCount: row?.message_count ?? 0,
           userMessageCount: row?.user_message_count ?? 0,
-          distinctUsers: users.get(month) ?? 0,
-          distinctSessions: sessions.get(month) ?? 0,
+          distinctUsers: row?.distinct_users ?? 0,
+          distinctSessions: row?.distinct_sessions ?? 0,
           tokenTotal: row?.token_total ?? 0,
         });
       } else {
@@ -446,7 +482,7 @@ class SqliteStore implements EmulatorStore {
   }
 
   listUsers(chatbotId: string, page: PageRequest): Page<StoredUser> {
-    const total = this.statements.countUsers.get(chatbotId)!.n;
+    const total = this.statements.totals.get(chatbotId)?.users ?? 0;
     const rows = total > page.offset ? this.statements.pageUsers.all(chatbotId, page.limit, page.offset) : [];
     return {
       total,
@@ -463,7 +499,9 @@ class SqliteStore implements EmulatorStore {
   listSessions(chatbotId: string, filter: { userId?: string }, page: PageRequest): Page<StoredSession> {
     const st = this.statements;
     const total =
-      filter.userId === undefined ? st.countSessions.get(chatbotId)!.n : st.countUserSessions.get(chatbotId, filter.userId)!.n;
+      filter.userId === undefined
+        ? (st.totals.get(chatbotId)?.sessions ?? 0)
+        : st.countUserSessions.get(chatbotId, filter.userId)!.n;
     let rows: SessionRow[] = [];
     if (total > page.offset) {
       rows =
@@ -557,6 +595,7 @@ class SqliteStore implements EmulatorStore {
         `INSERT OR IGNORE INTO monthly_sessions (chatbot_id, month, session_id)
          SELECT DISTINCT chatbot_id, month, session_id FROM messages WHERE seq > ?`,
       ).run(before);
+      db.exec(REFRESH_COUNTS);
       return count;
     })();
   }

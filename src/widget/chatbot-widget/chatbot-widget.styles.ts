@@ -309,9 +309,13 @@ export const styles = css`
   [part='load-older'] {
     align-self: center;
   }
+  /* A message never gets wider than the list: the flex items may shrink below their content
+     (min-inline-size: 0), long words, URLs and inline code wrap anywhere, and a code block
+     scrolls inside its bubble instead of widening it. */
   [part~='message'] {
     display: flex;
     flex-direction: column;
+    min-inline-size: 0;
     max-inline-size: 85%;
     align-items: flex-start;
   }
@@ -320,15 +324,20 @@ export const styles = css`
     align-items: flex-end;
   }
   .bubble {
+    min-inline-size: 0;
+    max-inline-size: 100%;
     padding: 8px 12px;
     border-radius: var(--_radius);
     background: var(--_bot-bg);
     color: var(--_bot-text);
     overflow-wrap: anywhere;
+  }
+  /* The visitor's text is plain: its own line breaks are kept (Markdown replies collapse a
+     single newline to a space, as Markdown does). */
+  .plain {
     white-space: pre-wrap;
   }
   [part~='message-bot'] .bubble {
-    white-space: normal;
     border-end-start-radius: 4px;
   }
   [part~='message-user'] .bubble {
@@ -368,16 +377,23 @@ export const styles = css`
     background: var(--_code-bg);
     border-radius: 4px;
     padding: 0 3px;
+    overflow-wrap: anywhere;
   }
   .bubble pre {
+    max-inline-size: 100%;
     overflow-x: auto;
     background: var(--_code-bg);
     border-radius: 8px;
     padding: 8px;
+    white-space: pre;
+    /* Code reads left to right on right-to-left pages too, and scrolls that way. */
+    direction: ltr;
+    text-align: left;
   }
   .bubble pre code {
     padding: 0;
     background: none;
+    overflow-wrap: normal;
   }
   .bubble blockquote {
     border-inline-start: 3px solid var(--_border);

@@ -114,6 +114,10 @@ export class ChatbotWidget extends LitElement {
   private connectedEndpoint: string | undefined;
   private sessionObserver: IntersectionObserver | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private widthObserver: ResizeObserver | undefined;
+  private widthWatched: HTMLElement | undefined;
+  /** What {@link markScrollableCode} last looked at. */
+  private codeSignature = '';
 
   /** The texts in use: English, then the locale's, then `strings`. */
   get text(): WidgetStrings {
@@ -186,13 +190,17 @@ export class ChatbotWidget extends LitElement {
   override connectedCallback() {
     super.connectedCallback();
     this.addEventListener('keydown', this.onKeydown);
-    if (this.connectedEndpoint !== undefined) this.connectedEndpoint = undefined;
+    // (Re)attached: the conversation reconnects on the next update.
+    this.connectedEndpoint = undefined;
+    this.requestUpdate();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
     this.removeEventListener('keydown', this.onKeydown);
     this.sessionObserver?.disconnect();
+    this.widthObserver?.disconnect();
+    this.widthWatched = undefined;
     clearTimeout(this.retryTimer);
     this.connectedEndpoint = undefined;
   }
@@ -246,6 +254,50 @@ export class ChatbotWidget extends LitElement {
     }
     this.observeSessions();
     this.scheduleRetryRefresh();
+    this.watchListWidth(list);
+    this.markScrollableCode(false);
+  }
+
+  /** Re-checks the code blocks when the list changes width (the panel resized, the viewport turned). */
+  private watchListWidth(list: HTMLElement | undefined) {
+    if (list === this.widthWatched) return;
+    this.widthObserver?.disconnect();
+    this.widthWatched = list;
+    if (!list || typeof ResizeObserver === 'undefined') return;
+    let width = -1;
+    this.widthObserver ??= new ResizeObserver((entries) => {
+      const next = entries[entries.length - 1]!.contentRect.width;
+      if (next !== width) {
+        width = next;
+        this.markScrollableCode(true);
+      }
+    });
+    this.widthObserver.observe(list);
+  }
+
+  /**
+   * A code block wider than its bubble scrolls sideways; keyboard users can only scroll what can
+   * take focus, so such a block gets `tabindex="0"` and a name (and loses them when it fits).
+   * Runs when the rendered bubbles or the list's width change, not on every keystroke.
+   */
+  private markScrollableCode(force: boolean) {
+    const list = this.list;
+    if (!list) return;
+    const label = this.text.codeBlock;
+    const signature = `${this.rendered.length}|${this.rendered[0]?.key}|${this.rendered[this.rendered.length - 1]?.key}|${label}`;
+    if (!force && signature === this.codeSignature) return;
+    this.codeSignature = signature;
+    for (const pre of list.querySelectorAll<HTMLElement>('.bubble pre')) {
+      if (pre.scrollWidth > pre.clientWidth + 1) {
+        pre.tabIndex = 0;
+        pre.setAttribute('role', 'region');
+        pre.setAttribute('aria-label', label);
+      } else {
+        pre.removeAttribute('tabindex');
+        pre.removeAttribute('role');
+        pre.removeAttribute('aria-label');
+      }
+    }
   }
 
   /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
@@ -402,18 +454,25 @@ export class ChatbotWidget extends LitElement {
     void this.conversation.viewSession(undefined);
   }
 
+  /** Date formatters by locale and shape: building one costs far more than using it. */
+  private formatters = new Map<string, Intl.DateTimeFormat>();
+
   private formatTime(iso: string, withDate = false) {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return '';
-    const sameDay = date.toDateString() === new Date().toDateString();
-    try {
-      return new Intl.DateTimeFormat(this.locale || undefined, {
-        ...(withDate || !sameDay ? { dateStyle: 'medium' } : {}),
-        timeStyle: 'short',
-      }).format(date);
-    } catch {
-      return date.toLocaleString();
+    const today = new Date();
+    const full = withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
+    const key = `${this.locale}|${full}`;
+    let formatter = this.formatters.get(key);
+    if (!formatter) {
+      try {
+        formatter = new Intl.DateTimeFormat(this.locale || undefined, { ...(full ? { dateStyle: 'medium' } : {}), timeStyle: 'short' });
+      } catch {
+        formatter = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+      }
+      this.formatters.set(key, formatter);
     }
+    return formatter.format(date);
   }
 
   private renderMessage(message: ViewMessage, t: WidgetStrings): TemplateResult {
@@ -424,7 +483,7 @@ export class ChatbotWidget extends LitElement {
     return html`<div part=${parts.join(' ')} data-key=${message.key}>
       <div class="bubble">
         <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
-        ${message.sender === 'bot' ? renderMarkdown(message.text) : message.text}
+        ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${message.text}</span>`}
         ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
       </div>
       <div class="meta">

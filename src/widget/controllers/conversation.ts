@@ -46,8 +46,22 @@ export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
 }
 
 const SEND_TIMEOUT_MS = 60_000;
+/** Failure kinds the network caused: retried by themselves when the browser is back online. */
+const NETWORK_FAILURES: ReadonlySet<ChatbotErrorKind> = new Set<ChatbotErrorKind>(['offline', 'timeout']);
 
+const views = new WeakMap<Message, ViewMessage>();
+
+/** The bubble of a server message (memoized: the list is rebuilt on every render). */
 function toView(message: Message): ViewMessage {
+  let view = views.get(message);
+  if (!view) {
+    view = viewOf(message);
+    views.set(message, view);
+  }
+  return view;
+}
+
+function viewOf(message: Message): ViewMessage {
   return {
     key: message.id,
     sender: message.senderType === 'User' ? 'user' : 'bot',
@@ -96,7 +110,8 @@ export class ConversationController implements ReactiveController {
   private abort = new AbortController();
   /** Bumped on endpoint change and reset: async work of an older generation is dropped. */
   private generation = 0;
-  private readonly onOnline = () => void this.retryAll('offline');
+  /** Back online: failures the network caused are tried again (each looks upstream first if it may have arrived). */
+  private readonly onOnline = () => void this.retryNetworkFailures();
 
   constructor(private readonly host: ConversationHost, storage?: KeyValueStorage) {
     this.storage = storage ?? openStorage();
@@ -194,7 +209,15 @@ export class ConversationController implements ReactiveController {
     if (this.identity) {
       this.cache.use(this.namespace);
       const currentId = await this.cache.currentSessionId();
-      if (currentId) current = await this.cache.loadConversation(currentId);
+      if (currentId) {
+        // First the newest messages (small: paints at once), then the whole cached run.
+        const head = this.current?.sessionId === currentId ? undefined : await this.cache.loadHead(currentId);
+        if (head && generation === this.generation) {
+          this.current = head;
+          this.host.requestUpdate();
+        }
+        current = await this.cache.loadConversation(currentId);
+      }
       const cachedSessions = await this.cache.loadSessions();
       sessions = cachedSessions?.sessions ?? [];
       const lines = await this.storage.get<Record<string, string>>(`firstlines|${this.namespace}|`);
@@ -210,7 +233,7 @@ export class ConversationController implements ReactiveController {
       ...entries.map((e) => (e.localId === mine?.localId ? mine : e)),
       ...this.entries.filter((e) => this.unsaved.has(e.localId) && !stored.has(e.localId)),
     ];
-    this.current = current ?? this.current;
+    if (current) this.current = { ...current, messages: mergeMessages(current.messages, [...(this.current?.sessionId === current.sessionId ? this.current.messages : [])].reverse()) };
     this.sessions = sessions;
     this.sessionPages = pages;
     this.reconcile();
@@ -315,8 +338,15 @@ export class ConversationController implements ReactiveController {
     void this.pump();
   }
 
-  private async retryAll(kind: ChatbotErrorKind) {
-    for (const entry of this.entries) if (entry.state === 'failed' && entry.error?.kind === kind) await this.retry(entry.localId);
+  /**
+   * Retries, in order, the failed entries that failed for network reasons (no connection, answer
+   * lost, timeout); refusals (4xx, 429) wait for the visitor. Each goes through the outbox like a
+   * Retry click, so one whose earlier try may have arrived is looked for upstream before resending.
+   */
+  private async retryNetworkFailures() {
+    for (const entry of this.entries) {
+      if (entry.state === 'failed' && entry.error && NETWORK_FAILURES.has(entry.error.kind)) await this.retry(entry.localId);
+    }
   }
 
   private replaceEntry(entry: OutboxEntry) {

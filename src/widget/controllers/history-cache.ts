@@ -10,6 +10,11 @@ import type { KeyValueStorage } from './storage.js';
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
 export const MAX_CACHED_SESSIONS = 40;
+/**
+ * The newest messages of each conversation are also stored on their own, so the first paint
+ * reads a few kilobytes, not the whole cached history (which follows right after).
+ */
+export const HEAD_SIZE = 60;
 
 /** One session's messages: a contiguous run, oldest first, ending at the newest known message. */
 export interface CachedConversation {
@@ -104,10 +109,16 @@ export class HistoryCache {
     return this.storage.get<CachedConversation>(this.key('conversation', sessionId));
   }
 
+  /** The newest {@link HEAD_SIZE} messages of a conversation, for the first paint. */
+  async loadHead(sessionId: string) {
+    return this.storage.get<CachedConversation>(this.key('head', sessionId));
+  }
+
   /** Stores a conversation, trimming it and evicting the least recently used others past the bounds. */
   async saveConversation(conversation: CachedConversation) {
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
     await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
+    await this.storage.set(this.key('head', conversation.sessionId), { ...conversation, messages: messages.slice(-HEAD_SIZE) });
     const index = await this.index();
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
     const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
@@ -120,12 +131,12 @@ export class HistoryCache {
       delete index.entries[id];
       evicted.push(id);
     }
-    await Promise.all(evicted.map((id) => this.storage.delete(this.key('conversation', id))));
+    await Promise.all(evicted.flatMap((id) => [this.storage.delete(this.key('conversation', id)), this.storage.delete(this.key('head', id))]));
     await this.storage.set(this.key('index'), index);
   }
 
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
-    await Promise.all(['index', 'sessions', 'conversation', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
+    await Promise.all(['index', 'sessions', 'conversation', 'head', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
   }
 }

@@ -40,4 +40,5 @@ export const de: WidgetStrings = {
   errorTooLong: 'Die Nachricht ist zu lang.',
   errorIdentity: 'Der Chat konnte kein Gespräch beginnen. Bitte laden Sie die Seite neu.',
   attachment: 'Anhang',
+  codeBlock: 'Codeblock, seitlich scrollbar',
 };

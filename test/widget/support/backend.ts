@@ -53,9 +53,28 @@ export const testReplies: ReplySource = {
         '<img src="x" onerror="window.__pwned=1"><script>window.__pwned=1</script>',
       ].join('\n');
     }
+    if (text === 'layout-sample') return LAYOUT_SAMPLE;
+    if (text === 'soft-break-sample') return 'One sentence written\nacross two source lines.\n\nA hard  \nbreak and a backslash\\\nbreak.';
     return `You said: ${text}`;
   },
 };
+
+/**
+ * A reply that is hard to fit in a narrow bubble: inline code and a URL with no break
+ * opportunity, a code block with long lines, and a soft line break (which is a space).
+ */
+export const LAYOUT_SAMPLE = [
+  'Copy `dist/chatbot-widget.js` from the `chatbot-widget` package to your',
+  'site (it is one ES module',
+  'with Lit bundled). Read https://example.com/docs/a/very/long/path/that/never/breaks/anywhere/at/all/because/it/is/one/word/index.html',
+  'and call `someVeryLongFunctionNameThatHasNoBreakOpportunityAnywhereAtAll(withAnArgumentThatIsLongToo)`.',
+  '',
+  '```html',
+  '<script type="module" src="/chatbot-widget.js"></script><chatbot-widget endpoint="/chatbot" heading="Ask the docs" placeholder="Ask about Acme Cloud…"></chatbot-widget>',
+  '```',
+  '',
+  'Done.',
+].join('\n');
 
 type Mode = 'up' | 'down' | 'drop';
 
@@ -161,7 +180,6 @@ export async function startBackend(): Promise<Backend> {
       ctx.req.socket.destroy();
       return;
     }
-    if (process.env.WIDGET_DEBUG) console.log('[backend]', mode, ctx.method, match[2], query);
     const response = await forward(ctx, match[2]! + query, namespace);
     if (mode === 'drop') {
       await response.arrayBuffer();

@@ -1,0 +1,108 @@
+// `chatbot-emulator` as a user runs it: flags, the start-up banner with the demo credentials,
+// one-line errors with exit 2, a seed refused by line number, graceful shutdown on SIGTERM.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { independentSignature } from '../helpers/independent-signer.js';
+import { rawRequest } from './harness.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const cli = join(root, 'src/cli/chatbot-emulator.ts');
+const dir = mkdtempSync(join(tmpdir(), 'emulator-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// Replies from the built-in knowledge base whatever the developer's shell has set.
+const env = { ...process.env, CHATBOT_EMULATOR_REPLIES: 'knowledge-base' };
+
+function runToEnd(args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+}
+
+/** Starts the emulator and resolves with its banner once it listens. */
+function start(args: string[]): Promise<{ banner: string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', ...args], { cwd: root, env });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return new Promise((resolve, reject) => {
+    const check = setInterval(() => {
+      if (/export CHATBOT_API_SECRET=\S+|chatbot\s+\S+ \(/.test(out) && out.includes('listening on')) {
+        clearInterval(check);
+        setTimeout(() => resolve({ banner: out, stop: () => (child.kill('SIGTERM'), exited) }), 50);
+      }
+    }, 25);
+    void exited.then((code) => {
+      clearInterval(check);
+      reject(new Error(`exited ${code} before listening: ${err}`));
+    });
+  });
+}
+
+test('--help prints the flags and exits 0', () => {
+  const res = runToEnd(['--help']);
+  assert.equal(res.status, 0);
+  for (const flag of ['--port', '--host', '--config', '--db', '--seed', '--demo-data']) assert.ok(res.stdout.includes(flag), flag);
+});
+
+test('bad flags are one line on stderr and exit 2', () => {
+  for (const args of [['--port', 'x'], ['--port', '70000'], ['--bogus'], ['--db'], ['--demo-data', '-5'], ['--config', join(dir, 'missing.json')]]) {
+    const res = runToEnd(args);
+    assert.equal(res.status, 2, args.join(' '));
+    const lines = res.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, res.stderr);
+    assert.match(lines[0]!, /^chatbot-emulator: /);
+  }
+});
+
+test('a bad seed file exits 2 naming its line', async () => {
+  const seed = join(dir, 'bad.jsonl');
+  writeFileSync(seed, '{"chatbotId":"demo","chatSessionId":"s","chatUserId":"u","senderType":"User","text":"x","createdAt":"2025-01-01"}\n{broken\n');
+  const db = join(dir, 'bad-seed.sqlite');
+  const res = runToEnd(['--db', db, '--seed', seed, '--port', '0']);
+  assert.equal(res.status, 2);
+  assert.match(res.stderr, /line 2: not valid JSON/);
+});
+
+test('starts, prints URL and demo credentials, serves signed requests, keeps the credentials across restarts, stops on SIGTERM', async () => {
+  const db = join(dir, 'cli.sqlite');
+  const first = await start(['--db', db, '--demo-data', '50']);
+  const url = /listening on (http:\/\/\S+\/api)/.exec(first.banner)![1]!;
+  const key = /export CHATBOT_API_KEY=(\S+)/.exec(first.banner)![1]!;
+  const secret = /export CHATBOT_API_SECRET=(\S+)/.exec(first.banner)![1]!;
+  const id = /export CHATBOT_ID=(\S+)/.exec(first.banner)![1]!;
+  assert.match(key, /^pk_/);
+  assert.match(secret, /^sk_/);
+  assert.ok(first.banner.includes(`export CHATBOT_API_BASE_URL=${url}`));
+  const port = Number(new URL(url).port);
+  const path = `/api/Dev/${id}/messages`;
+  const ts = Math.floor(Date.now() / 1000);
+  const res = await rawRequest(port, {
+    method: 'GET',
+    path,
+    headers: { 'X-API-Key': key, 'X-Timestamp': String(ts), 'X-Signature': independentSignature(secret, 'GET', path, '', ts) },
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.totalItems, 50);
+  assert.equal(await first.stop(), 0, 'graceful exit on SIGTERM');
+
+  const second = await start(['--db', db]);
+  assert.ok(second.banner.includes(`export CHATBOT_API_SECRET=${secret}`), 'same secret on the same database');
+  assert.equal(await second.stop(), 0);
+});
+
+test('with --config, the configured chatbots are served and no secret is printed', async () => {
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ chatbots: [{ id: 'bot_cfg', apiKey: 'pk_cfg', apiSecret: 'sk_cfg_secret', tier: 'free' }] }));
+  const run = await start(['--db', ':memory:', '--config', config]);
+  assert.match(run.banner, /chatbot\s+bot_cfg \(free, 100 messages a UTC day\)/);
+  assert.ok(!run.banner.includes('sk_cfg_secret'));
+  assert.equal(await run.stop(), 0);
+});

@@ -1,0 +1,345 @@
+// Findings of the security review of the signing handler, each pinned by a test that failed
+// before its fix, plus table-driven checks of the attack surface the review walked through
+// (they already passed and keep it that way). Real HTTP on loopback where the Node bridge is
+// under test, in-process Web Requests where only the core is.
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import express from 'express';
+import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
+import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
+import { createSigningHandler, type SigningHandlerOptions } from '../../src/server/index.js';
+import { toExpress } from '../../src/server/adapters/express.js';
+import { addressBucket } from '../../src/server/address-bucket.js';
+
+const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
+
+describe('security review', () => {
+  let upstream: RecordingUpstream;
+  let clock: number;
+  const logs: string[] = [];
+
+  before(async () => {
+    upstream = await startRecordingUpstream();
+  });
+  after(() => upstream.close());
+  beforeEach(() => {
+    upstream.reset();
+    logs.length = 0;
+    clock = Date.now();
+  });
+
+  const options = (extra: Partial<SigningHandlerOptions> = {}): SigningHandlerOptions => ({
+    apiBaseUrl: upstream.baseUrl,
+    apiKey: API_KEY,
+    apiSecret: API_SECRET,
+    chatbotId: CHATBOT_ID,
+    now: () => clock,
+    logger: { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+    ...extra,
+  });
+  const post = (path: string, headers: Record<string, string> = {}, body: BodyInit | null = '{}') =>
+    new Request(`http://localhost/chatbot${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+  const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost/chatbot${path}`, { headers });
+  const data = async (response: Response) => ((await response.json()) as { data: any }).data;
+
+  // Finding: the per-address limit counted every IPv6 address alone. A host is routinely given a
+  // whole /64, so one client could open unlimited identities (and with them unlimited sends).
+  describe('per-address limit and IPv6', () => {
+    const buckets: Array<[string, string]> = [
+      ['192.0.2.1', '192.0.2.1'],
+      ['::ffff:192.0.2.1', '192.0.2.1'],
+      ['::FFFF:c000:0201', '192.0.2.1'],
+      ['2001:db8:1:2::1', '2001:db8:1:2::/64'],
+      ['2001:0db8:0001:0002:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+      ['2001:db8:1:2:0:0:0:9', '2001:db8:1:2::/64'],
+      ['[2001:db8:1:2::7]', '2001:db8:1:2::/64'],
+      ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+      ['::1', '0:0:0:0::/64'],
+      ['2001:db8::', '2001:db8:0:0::/64'],
+      ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
+      ['not-an-address', 'not-an-address'],
+      ['1:2:3', '1:2:3'],
+      ['1::2::3', '1::2::3'],
+    ];
+    for (const [address, bucket] of buckets) {
+      it(`${address} counts in ${bucket}`, () => assert.equal(addressBucket(address), bucket));
+    }
+
+    it('new visitors from one IPv6 /64 share one limit; another /64 has its own', async () => {
+      const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 2 } }));
+      const from = async (clientAddress: string) => (await handler(post('/visitor'), { clientAddress })).status;
+      assert.equal(await from('2001:db8:1:2::1'), 200);
+      assert.equal(await from('2001:db8:1:2::2'), 200);
+      assert.equal(await from('2001:db8:1:2:ffff::3'), 429, 'a third address of the same /64 is the same client');
+      assert.equal(await from('2001:db8:1:3::1'), 200, 'the next /64 is another client');
+    });
+
+    it('an IPv4 peer seen through a dual-stack socket counts like the IPv4 address', async () => {
+      const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 1 } }));
+      assert.equal((await handler(post('/visitor'), { clientAddress: '192.0.2.9' })).status, 200);
+      assert.equal((await handler(post('/visitor'), { clientAddress: '::ffff:192.0.2.9' })).status, 429);
+      assert.equal((await handler(post('/visitor'), { clientAddress: '::ffff:192.0.2.10' })).status, 200, 'not one bucket for every IPv4 peer');
+    });
+  });
+
+  // Finding: tokens named no chatbot, so two handlers sharing a visitorTokenSecret (or an API
+  // secret) accepted each other's tokens.
+  describe('visitor tokens are bound to their chatbot', () => {
+    const cases: Array<[string, Partial<SigningHandlerOptions>]> = [
+      ['a shared visitorTokenSecret', { visitorTokenSecret: SHARED_TOKEN_SECRET }],
+      ['a shared API secret (derived key)', {}],
+    ];
+    for (const [how, shared] of cases) {
+      it(`with ${how}, another chatbot's token is refused (401) and /visitor issues a new identity`, async () => {
+        const botA = createSigningHandler(options({ ...shared, chatbotId: 'bot_a' }));
+        const botB = createSigningHandler(options({ ...shared, chatbotId: CHATBOT_ID }));
+        const issued = await data(await botA(post('/visitor')));
+        const auth = { Authorization: `Bearer ${issued.token}` };
+        assert.equal((await botB(get('/sessions', auth))).status, 401);
+        assert.equal((await botB(post('/message', auth, '{"content":"hi"}'))).status, 401);
+        assert.notEqual((await data(await botB(post('/visitor', auth)))).userId, issued.userId);
+        assert.equal(upstream.requests.length, 0, 'nothing reached upstream');
+        const own = await data(await botB(post('/visitor')));
+        assert.equal((await botB(get('/sessions', { Authorization: `Bearer ${own.token}` }))).status, 200, 'its own tokens still work');
+      });
+    }
+  });
+
+  // Finding: a lone surrogate in identify()'s userId cannot be percent-encoded; listings crashed
+  // with a 500 (URIError) instead of refusing the identity.
+  it('an identify() user id that is not well-formed Unicode is refused and logged, never a 500', async () => {
+    for (const userId of ['u\ud800', '\udc00x', 'a\ud800\ud800']) {
+      logs.length = 0;
+      const handler = createSigningHandler(options({ identify: () => ({ userId }) }));
+      for (const request of [get('/sessions'), get('/messages'), post('/message', {}, '{"content":"hi"}')]) {
+        const response = await handler(request);
+        assert.equal(response.status, 401, `${request.method} ${request.url}`);
+      }
+      assert.ok(logs.some((line) => /identify\(\)/.test(line)), logs.join('\n'));
+      assert.ok(!logs.some((line) => /unexpected/.test(line)), logs.join('\n'));
+    }
+    assert.equal(upstream.requests.length, 0);
+    // A well-formed astral character (a surrogate pair) is fine.
+    const handler = createSigningHandler(options({ identify: () => ({ userId: 'user-😀' }) }));
+    assert.equal((await handler(get('/sessions'))).status, 200);
+  });
+
+  // Finding: a body stream that fails while being read (the visitor's connection dropped) was
+  // logged as an unexpected error and answered 500; any client could fill the owner's log.
+  it('a request body that breaks off while being read is a 400, not an unexpected error', async () => {
+    const handler = createSigningHandler(options());
+    const token = (await data(await handler(post('/visitor')))).token as string;
+    const broken = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"content":'));
+          controller.error(new Error('aborted'));
+        },
+      });
+    for (const path of ['/message', '/visitor']) {
+      const response = await handler(post(path, { Authorization: `Bearer ${token}` }, broken()));
+      assert.equal(response.status, 400, path);
+      assert.equal((await response.json() as { data: unknown }).data, null);
+    }
+    assert.deepEqual(logs, []);
+    assert.equal(upstream.requests.length, 0);
+  });
+
+  describe('the Node bridge', () => {
+    let handler: RunningHandler;
+    let token: string;
+    before(async () => {
+      handler = await startHandler(upstream, { limits: { visitorsPerMinutePerAddress: 1000 } });
+      ({ token } = await newVisitor(handler.port));
+    });
+    after(() => handler.close());
+    beforeEach(() => {
+      handler.logs.length = 0;
+    });
+
+    // Finding: absolute-form targets were parsed with URL, which resolves `..`, `%2e%2e` and `\`,
+    // so they were resolved instead of refused like in an origin-form target.
+    const absolute: Array<[string, string]> = [
+      ['..', '/chatbot/visitor/../sessions'],
+      ['%2e%2e', '/chatbot/messages/%2e%2e/sessions'],
+      ['.%2E', '/chatbot/messages/.%2E/sessions'],
+      ['a single dot', '/chatbot/./sessions'],
+      ['a backslash', '/chatbot\\sessions'],
+      ['.. out of the base path into admin', '/chatbot/sessions/../admin/users'],
+    ];
+    for (const [trick, path] of absolute) {
+      it(`an absolute-form target with ${trick} is refused, not resolved`, async () => {
+        const response = await rawRequest(handler.port, { path: `http://127.0.0.1:${handler.port}${path}`, headers: jsonHeaders(token) });
+        assert.equal(response.status, 400, response.text);
+        assert.equal(upstream.requests.length, 0);
+      });
+    }
+
+    it('a plain absolute-form target still works, query and all', async () => {
+      const response = await rawRequest(handler.port, { path: `http://127.0.0.1:${handler.port}/chatbot/sessions?page=2`, headers: jsonHeaders(token) });
+      assert.equal(response.status, 200, response.text);
+      assert.equal(upstream.requests[0]?.query.get('page'), '2');
+    });
+
+    it('a Host header with an impossible port still reaches the route', async () => {
+      const response = await rawRequest(handler.port, { path: '/chatbot/sessions', headers: { ...jsonHeaders(token), Host: 'example.com:99999' } });
+      assert.equal(response.status, 200, response.text);
+    });
+
+    // Finding: TRACE cannot be a Web Request, so the bridge answered 500.
+    for (const method of ['TRACE', 'PROPFIND', 'HEAD']) {
+      it(`${method} → 405 with Allow, never a 500`, async () => {
+        const response = await rawRequest(handler.port, { method, path: '/chatbot/visitor' });
+        assert.equal(response.status, 405);
+        assert.match(String(response.headers.allow), /POST/);
+        assert.equal(response.headers['cache-control'], 'no-store');
+        assert.deepEqual(handler.logs, []);
+      });
+    }
+
+    // Finding: the same as the in-process body test, through a real socket.
+    for (const [framing, head, partial] of [
+      ['Content-Length', 'Content-Length: 1000', '{"content":'],
+      ['chunked', 'Transfer-Encoding: chunked', '5\r\n{"con\r\n'],
+    ] as const) {
+      it(`a visitor who drops the connection mid-body (${framing}) leaves no error in the log`, async () => {
+        await new Promise<void>((resolve, reject) => {
+          const socket = connect(handler.port, '127.0.0.1', () => {
+            socket.write(`POST /chatbot/message HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\n${head}\r\n\r\n${partial}`);
+            // Let the handler start reading, then vanish.
+            setTimeout(() => {
+              socket.destroy();
+              resolve();
+            }, 100);
+          });
+          socket.on('error', reject);
+        });
+        // The handler runs on after the socket is gone; give it the same turn of the loop.
+        for (let i = 0; i < 20 && handler.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.deepEqual(handler.logs, []);
+        assert.equal(upstream.requests.length, 0);
+      });
+    }
+  });
+
+  // Finding: when middleware before the handler had read the body without setting req.body,
+  // the bridge waited for an `end` that had already happened: the request hung forever.
+  it('Express: a body another middleware already read answers at once instead of hanging', async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      req.on('data', () => undefined);
+      req.on('end', () => next());
+    });
+    app.use('/chatbot', toExpress(createSigningHandler(options({ now: Date.now }))));
+    const server = await listen(createServer(app));
+    try {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 5000);
+      const response = await fetch(`${server.origin}/chatbot/message`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+        body: '{"content":"hi"}',
+        signal: controller.signal,
+      }).finally(() => clearTimeout(timer));
+      assert.equal(response.status, 401);
+      const visitor = await fetch(`${server.origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      assert.equal(visitor.status, 200, 'an empty body is an empty /visitor request');
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('attack surface that already held (kept by these tables)', () => {
+    let handler: ReturnType<typeof createSigningHandler>;
+    let token: string;
+    let userId: string;
+    beforeEach(async () => {
+      handler = createSigningHandler(options({ allowedOrigins: ['https://shop.example.com'] }));
+      ({ token, userId } = await data(await handler(post('/visitor'))));
+    });
+    const auth = () => ({ Authorization: `Bearer ${token}` });
+
+    const paths: Array<[string, string, number]> = [
+      ['upper-case base path', '/CHATBOT/messages', 404],
+      ['upper-case route', '/chatbot/Messages', 404],
+      ['a base path with a suffix', '/chatbotX/messages', 404],
+      ['the base path alone', '/chatbot', 404],
+      ['a trailing slash', '/chatbot/messages/', 400],
+      ['a trailing dot', '/chatbot/messages.', 400],
+      ['a fullwidth solidus, percent-encoded', '/chatbot/messages%EF%BC%8Fcount', 400],
+      ['an encoded slash in an id', '/chatbot/messages/a%2Fb', 400],
+      ['a route under another route', '/chatbot/sessions/messages', 404],
+      ['an admin route without admin rights', '/chatbot/admin/users', 403],
+    ];
+    for (const [what, path, status] of paths) {
+      it(`path: ${what} → ${status}, nothing upstream`, async () => {
+        const response = await handler(new Request(`http://localhost${path}`, { headers: auth() }));
+        assert.equal(response.status, status);
+        assert.equal(upstream.requests.length, 0);
+      });
+    }
+
+    const queries: Array<[string, string]> = [
+      ['userId twice', 'userId=v_a&userId=v_b'],
+      ['userId with another case', 'UserID=v_victim'],
+      ['page smuggling a userId through an encoded &', 'page=1%26userId%3Dv_victim'],
+      ['pageSize smuggling a parameter', 'pageSize=20%26sessionId%3Dx'],
+      ['sessionId as an array', 'sessionId[]=a&sessionId[]=b'],
+    ];
+    for (const [what, query] of queries) {
+      it(`query: ${what} → never reaches upstream as another user's filter`, async () => {
+        const response = await handler(get(`/messages?${query}`, auth()));
+        assert.ok(response.status === 200 || response.status === 400, String(response.status));
+        for (const call of upstream.requests) {
+          assert.deepEqual(call.query.getAll('userId'), [userId]);
+          assert.doesNotMatch(call.target, /victim|v_a|v_b/);
+        }
+      });
+    }
+
+    // Whatever shape upstream gives a single message, only the caller's own record gets through.
+    const shapes: Array<[string, (own: Record<string, unknown>) => { status: number; body: unknown }]> = [
+      ['another user\'s message', (own) => ({ status: 200, body: { data: { ...own, chatUserId: 'v_someone_else_000000000' }, error: null } })],
+      ['a list holding the caller\'s message', (own) => ({ status: 200, body: { data: [own], error: null } })],
+      ['the message nested one level deeper', (own) => ({ status: 200, body: { data: { data: own }, error: null } })],
+      ['200 with an error and no data', () => ({ status: 200, body: { data: null, error: 'Message not found' } })],
+      ['a record without chatUserId', (own) => ({ status: 200, body: { data: { ...own, chatUserId: undefined }, error: null } })],
+      ['chatUserId of another type', () => ({ status: 200, body: { data: { chatUserId: [userId] }, error: null } })],
+      ['201 with the caller\'s message', (own) => ({ status: 201, body: { data: own, error: null } })],
+      ['a top-level array', (own) => ({ status: 200, body: [own] })],
+    ];
+    for (const [shape, answer] of shapes) {
+      it(`GET /messages/{id}: ${shape} → 404 or 502, never the record`, async () => {
+        const own = { id: 'm1', chatbotId: CHATBOT_ID, chatSessionId: 's1', chatUserId: userId, senderType: 'User', text: 'secret text', tokenCount: 1, createdAt: '2026-01-01T00:00:00Z' };
+        const { status, body } = answer(own);
+        upstream.override = () => ({ status, body: JSON.stringify(body) });
+        const response = await handler(get('/messages/m1', auth()));
+        assert.ok(response.status === 404 || response.status === 502, String(response.status));
+        assert.doesNotMatch(await response.text(), /secret text/);
+      });
+    }
+
+    const origins: Array<[string, Record<string, string>, number, string | undefined]> = [
+      ['the listed origin', { Origin: 'https://shop.example.com' }, 200, 'https://shop.example.com'],
+      ['the listed origin with a trailing slash', { Origin: 'https://shop.example.com/' }, 403, undefined],
+      ['the listed origin in upper case', { Origin: 'HTTPS://SHOP.EXAMPLE.COM' }, 403, undefined],
+      ['a suffix of the listed origin', { Origin: 'https://shop.example.com.evil.example' }, 403, undefined],
+      ['the listed origin over http', { Origin: 'http://shop.example.com' }, 403, undefined],
+      ['Origin: null', { Origin: 'null' }, 403, undefined],
+      ['cross-site without Origin', { 'Sec-Fetch-Site': 'cross-site' }, 403, undefined],
+    ];
+    for (const [what, headers, status, allowOrigin] of origins) {
+      it(`CORS: ${what} → ${status}, Access-Control-Allow-Origin ${allowOrigin ?? 'absent'}, Vary: Origin`, async () => {
+        const response = await handler(get('/sessions', { ...auth(), ...headers }));
+        assert.equal(response.status, status);
+        assert.equal(response.headers.get('Access-Control-Allow-Origin'), allowOrigin ?? null);
+        assert.equal(response.headers.get('Access-Control-Allow-Credentials'), null, 'no credentials without identify');
+        assert.match(response.headers.get('Vary') ?? '', /Origin/);
+        const preflight = await handler(new Request('http://localhost/chatbot/sessions', { method: 'OPTIONS', headers: { ...headers, 'Access-Control-Request-Method': 'GET' } }));
+        assert.equal(preflight.headers.get('Access-Control-Allow-Origin'), allowOrigin ?? null);
+      });
+    }
+  });
+});
