@@ -4,6 +4,8 @@
 // page load) and the number of message nodes in the DOM, against the 50 ms budget.
 //   cold: the element is created already open (reads IndexedDB, then renders);
 //   open: show() on a widget already on the page and closed (its cache read done).
+// WIDGET_BASELINE=<file> also measures another build of the widget (say, one saved before a
+// change) on the same page and prints the ratio of each median against it.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -18,14 +20,18 @@ const RUNS = 9;
 
 const build = spawnSync(`${root}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const bundle = readFileSync(`${root}dist/chatbot-widget.js`);
+const current = readFileSync(`${root}dist/chatbot-widget.js`);
+const baselinePath = process.env.WIDGET_BASELINE;
+const baseline = baselinePath ? readFileSync(baselinePath) : undefined;
+/** The bundle the page loads: switched between runs when a baseline is compared. */
+let bundle: Buffer = current;
 
 const page = `<!doctype html><meta charset="utf-8"><title>paint</title><body style="margin:0;height:100vh">
 <script type="module" src="/chatbot-widget.js"></script>`;
 // The handler is not running: background revalidation fails quietly, the cache is what shows.
 const server = createServer((req, res) => {
   if (req.url === '/chatbot-widget.js') {
-    res.writeHead(200, { 'Content-Type': 'text/javascript' });
+    res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
     res.end(bundle);
   } else if (req.url === '/') {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -74,60 +80,75 @@ await tab.evaluate(async ({ count, base }) => {
   store.put({ token: 'bench', userId: 'u1' }, `identity|${base}`);
   store.put({ current: 's1', entries: { s1: [Date.now(), count] } }, `index|${base}|u1|`);
   store.put({ sessionId: 's1', messages, totalItems: count }, `conversation|${base}|u1|s1`);
+  store.put({ userId: 'u1', conversation: { sessionId: 's1', messages: messages.slice(-60), totalItems: count } }, `paint|${base}|`);
+  // The per-session head record of earlier builds, so a WIDGET_BASELINE build reads its own layout.
   store.put({ sessionId: 's1', messages: messages.slice(-60), totalItems: count }, `head|${base}|u1|s1`);
   await new Promise((resolve) => (tx.oncomplete = resolve));
   db.close();
 }, { count: MESSAGES, base: `${origin}/chatbot` });
 
-async function measure(kind: 'cold' | 'open') {
-  const times: number[] = [];
-  const doms: number[] = [];
-  let nodes = 0;
-  for (let run = 0; run < RUNS; run++) {
-    await tab.goto(origin + '/');
-    await tab.waitForFunction(() => customElements.get('chatbot-widget'));
-    const result = await tab.evaluate(async (kind) => {
-      const el = document.createElement('chatbot-widget') as HTMLElement & { show(): void; updateComplete: Promise<unknown> };
-      el.setAttribute('endpoint', '/chatbot');
-      if (kind === 'open') {
-        document.body.append(el);
-        await el.updateComplete;
-        await new Promise((resolve) => setTimeout(resolve, 300)); // its cache read is done
-      }
-      const t0 = performance.now();
-      if (kind === 'open') el.show();
-      else {
-        el.setAttribute('open', '');
-        document.body.append(el);
-      }
-      // Until the DOM has a bubble (checked after each update and task, not only once a frame)…
-      while (!el.shadowRoot?.querySelector('[part~="message"]')) {
-        await el.updateComplete;
-        if (!el.shadowRoot?.querySelector('[part~="message"]')) await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      const dom = performance.now() - t0;
-      // …then the frame that shows it: its animation frame callback, then the task after its paint.
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-      return { ms: performance.now() - t0, dom, nodes: el.shadowRoot!.querySelectorAll('[part~="message"]').length };
-    }, kind);
-    times.push(result.ms);
-    doms.push(result.dom);
-    nodes = result.nodes;
-  }
-  times.sort((a, b) => a - b);
-  doms.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, dom: doms[Math.floor(doms.length / 2)]!, nodes };
+/** One page load of the given build: ms to the painted frame, ms until the DOM has a bubble, bubbles rendered. */
+async function once(kind: 'cold' | 'open', code: Buffer) {
+  bundle = code;
+  // A fresh page each time (the bundle is served with no-store, so a switch of build is seen).
+  await tab.goto(origin + '/');
+  await tab.waitForFunction(() => customElements.get('chatbot-widget'));
+  return tab.evaluate(async (kind) => {
+    const el = document.createElement('chatbot-widget') as HTMLElement & { show(): void; updateComplete: Promise<unknown> };
+    el.setAttribute('endpoint', '/chatbot');
+    if (kind === 'open') {
+      document.body.append(el);
+      await el.updateComplete;
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its cache read is done
+    }
+    const t0 = performance.now();
+    if (kind === 'open') el.show();
+    else {
+      el.setAttribute('open', '');
+      document.body.append(el);
+    }
+    // Until the DOM has a bubble (checked after each update and task, not only once a frame)…
+    while (!el.shadowRoot?.querySelector('[part~="message"]')) {
+      await el.updateComplete;
+      if (!el.shadowRoot?.querySelector('[part~="message"]')) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const dom = performance.now() - t0;
+    // …then the frame that shows it: its animation frame callback, then the task after its paint.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return { ms: performance.now() - t0, dom, nodes: el.shadowRoot!.querySelectorAll('[part~="message"]').length };
+  }, kind);
 }
 
-const cold = await measure('cold');
-const open = await measure('open');
+function summarize(runs: { ms: number; dom: number; nodes: number }[]) {
+  const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+  const doms = runs.map((r) => r.dom).sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, dom: doms[Math.floor(doms.length / 2)]!, nodes: Math.max(...runs.map((r) => r.nodes)) };
+}
+
+// With a baseline the two builds take turns, run by run, so both meet the same machine load.
+const builds = [{ name: 'this build', code: current }, ...(baseline ? [{ name: 'baseline', code: baseline }] : [])];
+const runs = builds.map(() => ({ cold: [] as { ms: number; dom: number; nodes: number }[], open: [] as { ms: number; dom: number; nodes: number }[] }));
+for (const kind of ['cold', 'open'] as const) {
+  for (let run = 0; run < RUNS; run++) {
+    for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.code));
+  }
+}
+const results = builds.map((build, i) => ({ name: build.name, cold: summarize(runs[i]!.cold), open: summarize(runs[i]!.open) }));
 await browser.close();
 server.close();
 
+const [mine, base] = results as [(typeof results)[0], (typeof results)[0] | undefined];
+const { cold, open } = mine;
 console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js, Chromium, ${RUNS} page loads each)`);
-for (const [name, r] of [['cold (created open: IndexedDB read + render)', cold], ['open (show() on a loaded widget)', open]] as const) {
-  console.log(`  ${name}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
-  console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
+for (const { name, cold: c, open: o } of results) {
+  if (baseline) console.log(`${name}${name === 'baseline' ? ` (${baselinePath})` : ''}:`);
+  for (const [label, r] of [['cold (created open: IndexedDB read + render)', c], ['open (show() on a loaded widget)', o]] as const) {
+    console.log(`  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
+    console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
+  }
+}
+if (base) {
+  console.log(`this build vs baseline (median to the painted frame): cold ${(cold.median / base.cold.median).toFixed(2)}x, open ${(open.median / base.open.median).toFixed(2)}x`);
 }
 if (cold.nodes > 150 || open.nodes > 150) {
   console.error('The DOM is not bounded.');

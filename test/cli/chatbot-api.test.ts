@@ -2,10 +2,9 @@
 // every signature with its own node:crypto code. Checks stdout, stderr and exit codes.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
 import { runCli } from './run-cli.js';
+import { refusedOrigin } from '../helpers/refused-port.js';
 
 let upstream: VerifyingUpstream;
 let env: Record<string, string>;
@@ -174,14 +173,13 @@ test('the secret is never printed: not on a 401, not for a bad base URL, not whe
 });
 
 test('an unreachable upstream exits 1 with one line naming the URL', async () => {
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
-  const result = await run(['users'], { CHATBOT_API_BASE_URL: `http://127.0.0.1:${port}/api` });
+  const origin = await refusedOrigin();
+  const result = await run(['users'], { CHATBOT_API_BASE_URL: `${origin}/api` });
   assert.equal(result.code, 1);
   assert.equal(result.stdout, '');
-  assert.match(result.stderr, new RegExp(`^chatbot-api: Could not reach the chatbot API at http://127\\.0\\.0\\.1:${port}/api/Dev/bot_test/users: .*ECONNREFUSED.*\\n$`));
+  assert.ok(result.stderr.startsWith(`chatbot-api: Could not reach the chatbot API at ${origin}/api/Dev/bot_test/users: `), result.stderr);
+  assert.match(result.stderr, /ECONNREFUSED[^\n]*\n$/);
+  assert.equal(result.stderr.split('\n').length, 2, 'one line');
   assertNoSecret(result);
 });
 

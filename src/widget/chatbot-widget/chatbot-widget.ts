@@ -5,6 +5,7 @@ import type { ChatbotErrorDetail } from '../events.js';
 import { ConversationController, type ViewMessage } from '../controllers/conversation.js';
 import type { RequestFailure } from '../controllers/transport.js';
 import { renderMarkdown, safeHref } from '../markdown.js';
+import { afterNextPaint } from '../after-paint.js';
 import { defaultStrings, format, type WidgetStrings } from '../strings.js';
 import { de } from '../locales/de.js';
 import { styles } from './chatbot-widget.styles.js';
@@ -14,6 +15,11 @@ const LOCALES: Record<string, Partial<WidgetStrings>> = { en: {}, de };
 
 /** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
 const WINDOW = 40;
+/**
+ * Bubbles of the first paint after connecting or opening: enough to fill a tall panel, fewer to
+ * lay out; the window widens to {@link WINDOW} right after that frame (above the fold).
+ */
+const FIRST_WINDOW = 16;
 /** Bubbles added per scroll step. */
 const STEP = 30;
 /** At most this many bubbles are in the DOM, however long the conversation. */
@@ -118,6 +124,9 @@ export class ChatbotWidget extends LitElement {
   private widthWatched: HTMLElement | undefined;
   /** What {@link markScrollableCode} last looked at. */
   private codeSignature = '';
+  /** The next paint shows only the newest {@link FIRST_WINDOW} bubbles. */
+  private narrowWindow = true;
+  private widening: Promise<void> | undefined;
 
   /** The texts in use: English, then the locale's, then `strings`. */
   get text(): WidgetStrings {
@@ -209,7 +218,26 @@ export class ChatbotWidget extends LitElement {
     if (this.connectedEndpoint === this.endpoint) return Promise.resolve();
     this.connectedEndpoint = this.endpoint;
     this.firstKey = this.lastKey = undefined;
-    return this.conversation.connect(this.endpoint, this.isShown);
+    this.narrowWindow = true;
+    const connecting = this.conversation.connect(this.endpoint, this.isShown);
+    this.prepareFormatters();
+    return connecting;
+  }
+
+  /**
+   * Builds the time formatters the bubbles need (an `Intl.DateTimeFormat` costs milliseconds to
+   * create). Shown: right now, while IndexedDB opens and reads the cache away from this thread,
+   * so the first paint does not pay for them; closed: when the page is idle.
+   */
+  private prepareFormatters() {
+    const prepare = () => {
+      const now = new Date().toISOString();
+      this.formatTime(now);
+      this.formatTime(now, true);
+    };
+    if (this.isShown) prepare();
+    else if (typeof requestIdleCallback === 'function') requestIdleCallback(prepare, { timeout: 2_000 });
+    else setTimeout(prepare, 200);
   }
 
   private get isShown() {
@@ -219,6 +247,7 @@ export class ChatbotWidget extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('endpoint') || this.connectedEndpoint === undefined) void this.connectIfNeeded();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
+    if (changed.has('open') && this.open && !changed.get('open')) this.narrowWindow = true;
     // Remember what the visitor is looking at, to keep it in place when bubbles come and go.
     const list = this.list;
     this.anchor = undefined;
@@ -256,6 +285,17 @@ export class ChatbotWidget extends LitElement {
     this.scheduleRetryRefresh();
     this.watchListWidth(list);
     this.markScrollableCode(false);
+    this.widenAfterPaint();
+  }
+
+  /** Once the first bubbles are on screen, renders the full window above them. */
+  private widenAfterPaint() {
+    if (!this.narrowWindow || this.widening || !this.rendered.length) return;
+    this.widening = afterNextPaint().then(() => {
+      this.widening = undefined;
+      this.narrowWindow = false;
+      this.requestUpdate();
+    });
   }
 
   /** Re-checks the code blocks when the list changes width (the panel resized, the viewport turned). */
@@ -284,7 +324,7 @@ export class ChatbotWidget extends LitElement {
     const list = this.list;
     if (!list) return;
     const label = this.text.codeBlock;
-    const signature = `${this.rendered.length}|${this.rendered[0]?.key}|${this.rendered[this.rendered.length - 1]?.key}|${label}`;
+    const signature = `${label}|${this.rendered.map((m) => m.key).join('|')}`;
     if (!force && signature === this.codeSignature) return;
     this.codeSignature = signature;
     for (const pre of list.querySelectorAll<HTMLElement>('.bubble pre')) {
@@ -397,7 +437,7 @@ export class ChatbotWidget extends LitElement {
       if (i >= 0) end = i + 1;
       else this.lastKey = undefined;
     }
-    let start = Math.max(0, end - WINDOW);
+    let start = Math.max(0, end - (this.narrowWindow ? FIRST_WINDOW : WINDOW));
     if (this.firstKey) {
       const i = messages.findIndex((m) => m.key === this.firstKey);
       if (i >= 0 && i < end) start = Math.min(start, i);

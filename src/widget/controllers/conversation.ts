@@ -10,6 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatSession, Message, MessageListResponse, SendMessageResponse, SessionListResponse } from '../../shared/types.js';
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../events.js';
+import { afterNextPaint } from '../after-paint.js';
 import { HistoryCache, mergeMessages, mergeNewestPage, type CachedConversation } from './history-cache.js';
 import { Outbox, newLocalId, type OutboxEntry } from './outbox.js';
 import { findServerCopies, type LocalCandidate } from './reconcile.js';
@@ -50,6 +51,7 @@ const SEND_TIMEOUT_MS = 60_000;
 const NETWORK_FAILURES: ReadonlySet<ChatbotErrorKind> = new Set<ChatbotErrorKind>(['offline', 'timeout']);
 
 const views = new WeakMap<Message, ViewMessage>();
+
 
 /** The bubble of a server message (memoized: the list is rebuilt on every render). */
 function toView(message: Message): ViewMessage {
@@ -182,8 +184,26 @@ export class ConversationController implements ReactiveController {
     this.sync.use(transport.base);
     this.loading = (async () => {
       try {
-        this.identity = await transport.storedIdentity();
-        await this.loadFromStorage(generation);
+        // One round of reads for the first paint: the identity, the outbox and the first-paint
+        // record do not depend on each other, so IndexedDB serves them at once.
+        const [identity, entries, paint] = await Promise.all([
+          transport.storedIdentity(),
+          this.outbox.list(),
+          this.cache.loadFirstPaint(transport.base).catch(() => undefined),
+        ]);
+        if (generation !== this.generation) return;
+        this.identity = identity;
+        let read: OutboxEntry[] | undefined = entries;
+        if (identity && paint?.userId === identity.userId) {
+          // The newest messages first; the whole cached history (up to thousands of messages to
+          // deserialize) only once that frame is on screen.
+          this.current = paint.conversation;
+          this.adoptEntries(entries);
+          this.host.requestUpdate();
+          await afterNextPaint();
+          read = undefined; // read again: a frame has passed
+        }
+        await this.loadFromStorage(generation, read);
       } catch {
         // storage read failed: the widget still works, uncached
       }
@@ -200,44 +220,37 @@ export class ConversationController implements ReactiveController {
     return this.transport && this.identity ? `${this.transport.base}|${this.identity.userId}` : '';
   }
 
-  /** (Re)reads cached sessions, the current conversation and the outbox. */
-  private async loadFromStorage(generation: number) {
-    const entries = await this.outbox.list();
-    let current: CachedConversation | undefined;
-    let sessions: ChatSession[] = [];
-    let pages = 0;
-    if (this.identity) {
-      this.cache.use(this.namespace);
-      const currentId = await this.cache.currentSessionId();
-      if (currentId) {
-        // First the newest messages (small: paints at once), then the whole cached run.
-        const head = this.current?.sessionId === currentId ? undefined : await this.cache.loadHead(currentId);
-        if (head && generation === this.generation) {
-          this.current = head;
-          this.host.requestUpdate();
-        }
-        current = await this.cache.loadConversation(currentId);
-      }
-      const cachedSessions = await this.cache.loadSessions();
-      sessions = cachedSessions?.sessions ?? [];
-      const lines = await this.storage.get<Record<string, string>>(`firstlines|${this.namespace}|`);
-      if (lines) for (const [id, line] of Object.entries(lines)) this.firstLines.set(id, line);
-      pages = cachedSessions?.pagesLoaded ?? 0;
-      this.sessionsHasMore = !!cachedSessions && cachedSessions.pagesLoaded < cachedSessions.totalPages;
-    }
+  /** (Re)reads cached sessions, the current conversation and the outbox (`entries`, when just read). */
+  private async loadFromStorage(generation: number, entries?: OutboxEntry[]) {
+    const identity = this.identity;
+    if (identity && this.transport) this.cache.use(this.transport.base, identity.userId);
+    const [stored, currentId, cachedSessions, lines] = await Promise.all([
+      entries ?? this.outbox.list(),
+      identity ? this.cache.currentSessionId() : undefined,
+      identity ? this.cache.loadSessions() : undefined,
+      identity ? this.storage.get<Record<string, string>>(`firstlines|${this.namespace}|`) : undefined,
+    ]);
+    const current = currentId ? await this.cache.loadConversation(currentId) : undefined;
     if (generation !== this.generation) return;
-    // Entries this tab is sending stay as they are in memory; others follow storage.
+    if (lines) for (const [id, line] of Object.entries(lines)) this.firstLines.set(id, line);
+    this.sessionsHasMore = !!cachedSessions && cachedSessions.pagesLoaded < cachedSessions.totalPages;
+    this.adoptEntries(stored);
+    // Merged with what is shown already (the first-paint messages, or a newer page from a revalidation).
+    if (current) this.current = { ...current, messages: mergeMessages(current.messages, [...(this.current?.sessionId === current.sessionId ? this.current.messages : [])].reverse()) };
+    this.sessions = cachedSessions?.sessions ?? [];
+    this.sessionPages = cachedSessions?.pagesLoaded ?? 0;
+    this.reconcile();
+    this.host.requestUpdate();
+  }
+
+  /** Takes the outbox as stored; entries this tab is sending or still writing stay as they are in memory. */
+  private adoptEntries(entries: OutboxEntry[]) {
     const stored = new Set(entries.map((e) => e.localId));
     const mine = this.entries.find((e) => e.localId === this.sending);
     this.entries = [
       ...entries.map((e) => (e.localId === mine?.localId ? mine : e)),
       ...this.entries.filter((e) => this.unsaved.has(e.localId) && !stored.has(e.localId)),
     ];
-    if (current) this.current = { ...current, messages: mergeMessages(current.messages, [...(this.current?.sessionId === current.sessionId ? this.current.messages : [])].reverse()) };
-    this.sessions = sessions;
-    this.sessionPages = pages;
-    this.reconcile();
-    this.host.requestUpdate();
   }
 
   private async onIdentity(identity: VisitorIdentity | undefined, generation: number) {
@@ -249,7 +262,7 @@ export class ConversationController implements ReactiveController {
     this.viewing = undefined;
     this.sessions = [];
     this.sessionPages = 0;
-    this.cache.use(this.namespace);
+    if (this.transport) this.cache.use(this.transport.base, identity?.userId ?? '');
     this.sync.post({ type: 'identity' });
     this.host.requestUpdate();
   }

@@ -11,8 +11,9 @@ export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
 export const MAX_CACHED_SESSIONS = 40;
 /**
- * The newest messages of each conversation are also stored on their own, so the first paint
- * reads a few kilobytes, not the whole cached history (which follows right after).
+ * The newest messages of the current conversation are also stored on their own, in the
+ * {@link FirstPaint} record, so the first paint reads a few kilobytes, not the whole cached
+ * history (which follows right after).
  */
 export const HEAD_SIZE = 60;
 
@@ -29,6 +30,16 @@ export interface CachedSessions {
   sessions: ChatSession[];
   totalPages: number;
   pagesLoaded: number;
+}
+
+/**
+ * Everything the first paint needs, in one record per endpoint (not per visitor), so it can be
+ * read at the same time as the identity instead of after it: whose conversation it is, and its
+ * newest {@link HEAD_SIZE} messages.
+ */
+export interface FirstPaint {
+  userId: string;
+  conversation: CachedConversation;
 }
 
 interface CacheIndex {
@@ -69,13 +80,26 @@ export function mergeNewestPage(cached: readonly Message[], page: readonly Messa
   return mergeMessages(mayHaveGap ? [] : cached, page);
 }
 
+const paintKey = (base: string) => `paint|${base}|`;
+
 export class HistoryCache {
-  private namespace = '';
+  private base = '';
+  private userId = '';
   constructor(private readonly storage: KeyValueStorage) {}
 
   /** Scopes every key to one endpoint and one visitor. */
-  use(namespace: string) {
-    this.namespace = namespace;
+  use(base: string, userId: string) {
+    this.base = base;
+    this.userId = userId;
+  }
+
+  private get namespace() {
+    return `${this.base}|${this.userId}`;
+  }
+
+  /** The first-paint record of an endpoint; the caller checks it belongs to the stored visitor. */
+  loadFirstPaint(base: string) {
+    return this.storage.get<FirstPaint>(paintKey(base));
   }
 
   private key(kind: string, id = '') {
@@ -94,6 +118,8 @@ export class HistoryCache {
     const index = await this.index();
     if (index.current === sessionId) return;
     index.current = sessionId;
+    // The first-paint record shows the old current conversation: gone until the new one is saved.
+    await this.storage.delete(paintKey(this.base));
     await this.storage.set(this.key('index'), index);
   }
 
@@ -109,17 +135,18 @@ export class HistoryCache {
     return this.storage.get<CachedConversation>(this.key('conversation', sessionId));
   }
 
-  /** The newest {@link HEAD_SIZE} messages of a conversation, for the first paint. */
-  async loadHead(sessionId: string) {
-    return this.storage.get<CachedConversation>(this.key('head', sessionId));
-  }
-
-  /** Stores a conversation, trimming it and evicting the least recently used others past the bounds. */
+  /**
+   * Stores a conversation, trimming it and evicting the least recently used others past the
+   * bounds; for the current conversation, also its first-paint record.
+   */
   async saveConversation(conversation: CachedConversation) {
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
     await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
-    await this.storage.set(this.key('head', conversation.sessionId), { ...conversation, messages: messages.slice(-HEAD_SIZE) });
     const index = await this.index();
+    if (index.current === conversation.sessionId && this.userId) {
+      const paint: FirstPaint = { userId: this.userId, conversation: { ...conversation, messages: messages.slice(-HEAD_SIZE) } };
+      await this.storage.set(paintKey(this.base), paint);
+    }
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
     const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
     let total = ids.reduce((sum, id) => sum + index.entries[id]![1], 0);
@@ -131,12 +158,12 @@ export class HistoryCache {
       delete index.entries[id];
       evicted.push(id);
     }
-    await Promise.all(evicted.flatMap((id) => [this.storage.delete(this.key('conversation', id)), this.storage.delete(this.key('head', id))]));
+    await Promise.all(evicted.map((id) => this.storage.delete(this.key('conversation', id))));
     await this.storage.set(this.key('index'), index);
   }
 
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
-    await Promise.all(['index', 'sessions', 'conversation', 'head', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
+    await Promise.all(['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
   }
 }
