@@ -16,6 +16,8 @@ export function corsHeaders(request: Request, url: URL, allowedOrigins: Readonly
   const origin = request.headers.get('Origin');
   if (origin !== null && allowedOrigins.has(origin) && origin !== url.origin) {
     headers['Access-Control-Allow-Origin'] = origin;
+    // Without this, a widget on an allowed origin cannot read when to try again after a 429.
+    headers['Access-Control-Expose-Headers'] = 'Retry-After';
     if (withCredentials) headers['Access-Control-Allow-Credentials'] = 'true';
   }
   return headers;

@@ -6,15 +6,20 @@
 import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
 import { bearerToken, verifyVisitorToken } from './visitor-token.js';
+import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../shared/signature.js';
+
+// A lone UTF-16 surrogate (in `u` mode `\p{Cs}` matches only unpaired ones) has no UTF-8 form:
+// such a user id cannot be percent-encoded into a query or stored faithfully upstream.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The host's identity, checked: a user id of 1–200 characters and an optional name. */
 export async function hostIdentity(options: ResolvedOptions, request: Request): Promise<Identity> {
   const identity = await options.identify!(request);
   if (!identity) refuse(401, TEXT.notLoggedIn);
   const { userId, name } = identity;
-  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200) {
-    options.logger.error('identify() returned a userId that is not a string of 1 to 200 characters; the request was refused');
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200 || LONE_SURROGATE.test(userId)) {
+    options.logger.error('identify() returned a userId that is not a well-formed string of 1 to 200 characters; the request was refused');
     refuse(401, TEXT.notLoggedIn);
   }
   return { userId, name: typeof name === 'string' && name.trim() !== '' ? [...name.trim()].slice(0, 100).join('') : undefined };
@@ -25,14 +30,17 @@ export async function callerIdentity(options: ResolvedOptions, request: Request,
   if (options.identify) return hostIdentity(options, request);
   const token = bearerToken(request);
   if (!token) refuse(401, TEXT.noIdentity);
-  const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()));
+  const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()), options.chatbotId);
   if (!claims) refuse(401, TEXT.noIdentity);
   return { userId: claims.userId };
 }
 
-/** The address the per-address limit counts: the option's answer, else the adapter's. */
+/**
+ * The address the per-address limit counts: the option's answer, else the adapter's, in its
+ * bucket (an IPv6 /64 counts as one address, see address-bucket.ts).
+ */
 export function clientAddressOf(options: ResolvedOptions, request: Request, context: HandlerContext | undefined): string {
   const chosen = options.clientAddress ? options.clientAddress(request) : context?.clientAddress;
   // Without an address every such request shares one bucket: safe, if strict.
-  return typeof chosen === 'string' && chosen.trim() !== '' ? chosen.trim().slice(0, 100) : 'unknown';
+  return typeof chosen === 'string' && chosen.trim() !== '' ? addressBucket(chosen.trim().slice(0, 100)) : 'unknown';
 }

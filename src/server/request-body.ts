@@ -26,7 +26,16 @@ export async function readCappedText(request: Request, maxBytes: number): Promis
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The visitor's connection broke off mid-body. That is the client's doing, not a fault of
+      // this server: answer 400 (if anyone still listens) and keep it out of the error log,
+      // which any client could otherwise fill at will.
+      refuse(400, TEXT.bodyUnreadable);
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

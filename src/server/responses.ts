@@ -45,6 +45,7 @@ export const TEXT = {
   notJson: 'Send the request body as JSON (Content-Type: application/json).',
   tooLarge: 'The request is too large.',
   badJson: 'The request body is not valid JSON.',
+  bodyUnreadable: 'The request body could not be read completely. Please try again.',
   messageNotFound: 'That message was not found.',
   tooManySends: 'You are sending messages too quickly. Please wait a moment and try again.',
   dailyLimit: 'You have reached the message limit for today. Please come back tomorrow.',

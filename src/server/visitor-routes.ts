@@ -47,7 +47,7 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
   const now = unixSeconds(options.now());
   const key = await ctx.visitorKey;
   const presented = bearerToken(request);
-  const claims = presented ? await verifyVisitorToken(key, presented, now) : undefined;
+  const claims = presented ? await verifyVisitorToken(key, presented, now, options.chatbotId) : undefined;
   let userId: string;
   if (claims) {
     userId = claims.userId;
@@ -55,7 +55,7 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
     await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
     userId = newVisitorId();
   }
-  const { token } = await issueVisitorToken(key, userId, now, options.visitorTokenTtlSeconds);
+  const { token } = await issueVisitorToken(key, userId, now, options.visitorTokenTtlSeconds, options.chatbotId);
   return json(200, { data: { token, userId }, error: null });
 }
 

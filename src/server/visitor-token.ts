@@ -2,8 +2,10 @@
  * Anonymous visitor identities: a token the handler signs and later verifies, so the server
  * keeps no session table and the browser can neither choose nor forge a user id.
  *
- * Format: `v1.<payload>.<signature>`, payload base64url JSON `{ "sub": userId, "iat", "exp" }`
- * (Unix seconds), signature base64url HMAC-SHA256 over `v1.<payload>` with the visitor key.
+ * Format: `v1.<payload>.<signature>`, payload base64url JSON `{ "sub": userId, "aud": chatbotId,
+ * "iat", "exp" }` (Unix seconds), signature base64url HMAC-SHA256 over `v1.<payload>` with the
+ * visitor key. `aud` binds a token to the chatbot whose handler issued it: handlers that share a
+ * `visitorTokenSecret` (or an API secret) must not accept each other's visitors.
  */
 import { fromBase64Url, hmacSha256, timingSafeEqual, toBase64Url } from '../shared/signature.js';
 
@@ -35,19 +37,26 @@ export function newVisitorId(): string {
   return `v_${toBase64Url(crypto.getRandomValues(new Uint8Array(16)))}`;
 }
 
-/** Signs a token for `userId`, valid `ttlSeconds` from `nowSeconds`. */
-export async function issueVisitorToken(key: string, userId: string, nowSeconds: number, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+/** Signs a token for `userId` of chatbot `audience`, valid `ttlSeconds` from `nowSeconds`. */
+export async function issueVisitorToken(
+  key: string,
+  userId: string,
+  nowSeconds: number,
+  ttlSeconds: number,
+  audience: string,
+): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = nowSeconds + ttlSeconds;
-  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, iat: nowSeconds, exp: expiresAt })));
+  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, aud: audience, iat: nowSeconds, exp: expiresAt })));
   const signature = toBase64Url(await hmacSha256(key, `${VERSION}.${payload}`));
   return { token: `${VERSION}.${payload}.${signature}`, expiresAt };
 }
 
 /**
- * The claims of a valid, unexpired token; undefined for anything else (malformed, forged,
- * tampered, expired). The signature is compared in constant time before the payload is read.
+ * The claims of a valid, unexpired token of chatbot `audience`; undefined for anything else
+ * (malformed, forged, tampered, expired, another chatbot's). The signature is compared in
+ * constant time before the payload is read.
  */
-export async function verifyVisitorToken(key: string, token: string, nowSeconds: number): Promise<VisitorClaims | undefined> {
+export async function verifyVisitorToken(key: string, token: string, nowSeconds: number, audience: string): Promise<VisitorClaims | undefined> {
   if (token.length > 512) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return undefined;
@@ -62,8 +71,9 @@ export async function verifyVisitorToken(key: string, token: string, nowSeconds:
     return undefined;
   }
   if (!claims || typeof claims !== 'object') return undefined;
-  const { sub, iat, exp } = claims as Record<string, unknown>;
+  const { sub, aud, iat, exp } = claims as Record<string, unknown>;
   if (typeof sub !== 'string' || !VISITOR_ID_PATTERN.test(sub)) return undefined;
+  if (aud !== audience) return undefined;
   if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isInteger(iat) || !Number.isInteger(exp)) return undefined;
   if (exp <= nowSeconds || iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) return undefined;
   return { userId: sub, issuedAt: iat, expiresAt: exp };

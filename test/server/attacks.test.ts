@@ -161,9 +161,9 @@ describe('attacks against every route', () => {
             const payload = toBase64Url(new TextEncoder().encode(JSON.stringify({ sub: VICTIM, iat: 1, exp: 4_000_000_000 })));
             return `${version}.${payload}.${signature}`;
           }],
-          ['a token signed with another key', async () => (await issueVisitorToken('another-key-another-key-another-key', VICTIM, Math.floor(Date.now() / 1000), 3600)).token],
-          ['a token signed with the API secret itself', async () => (await issueVisitorToken(API_SECRET, VICTIM, Math.floor(Date.now() / 1000), 3600)).token],
-          ['an expired token', async () => (await issueVisitorToken(await visitorKey(API_SECRET), VICTIM, Math.floor(Date.now() / 1000) - 7200, 3600)).token],
+          ['a token signed with another key', async () => (await issueVisitorToken('another-key-another-key-another-key', VICTIM, Math.floor(Date.now() / 1000), 3600, CHATBOT_ID)).token],
+          ['a token signed with the API secret itself', async () => (await issueVisitorToken(API_SECRET, VICTIM, Math.floor(Date.now() / 1000), 3600, CHATBOT_ID)).token],
+          ['an expired token', async () => (await issueVisitorToken(await visitorKey(API_SECRET), VICTIM, Math.floor(Date.now() / 1000) - 7200, 3600, CHATBOT_ID)).token],
           ['a token with an empty signature', async () => `${token.split('.').slice(0, 2).join('.')}.`],
         ];
         for (const [attack, makeToken] of forgeries) {

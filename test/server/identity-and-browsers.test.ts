@@ -42,7 +42,7 @@ describe('identity, browsers and options', () => {
       const handler = createSigningHandler(base());
       const first = (await body(await handler(post('/visitor')))).data;
       const key = await visitorKey(API_SECRET);
-      const claims = await verifyVisitorToken(key, first.token, Math.floor(clock / 1000));
+      const claims = await verifyVisitorToken(key, first.token, Math.floor(clock / 1000), CHATBOT_ID);
       assert.equal(claims?.expiresAt, Math.floor(clock / 1000) + 30 * 86_400);
       clock += 30 * 86_400_000 + 1000;
       const afterExpiry = (await body(await handler(post('/visitor', { Authorization: `Bearer ${first.token}` })))).data;
@@ -73,7 +73,7 @@ describe('identity, browsers and options', () => {
 
     it('the derived key is not the API secret', async () => {
       assert.notEqual(await visitorKey(API_SECRET), API_SECRET);
-      const { token } = await issueVisitorToken(await visitorKey(API_SECRET), 'v_AAAAAAAAAAAAAAAAAAAAAA', 1, 10);
+      const { token } = await issueVisitorToken(await visitorKey(API_SECRET), 'v_AAAAAAAAAAAAAAAAAAAAAA', 1, 10, CHATBOT_ID);
       assert.doesNotMatch(token, new RegExp(API_SECRET));
     });
   });
@@ -138,6 +138,7 @@ describe('identity, browsers and options', () => {
       assert.equal(allowed.headers.get('Access-Control-Allow-Origin'), SHOP);
       assert.match(allowed.headers.get('Vary') ?? '', /Origin/);
       assert.equal(allowed.headers.get('Access-Control-Allow-Credentials'), null, 'no credentials in token mode');
+      assert.equal(allowed.headers.get('Access-Control-Expose-Headers'), 'Retry-After', 'a cross-origin widget can read when to retry');
       for (const origin of ['https://evil.example', 'https://shop.example.com.evil.example', 'http://shop.example.com', 'null']) {
         const refused = await handler(post('/visitor', { Origin: origin }));
         assert.equal(refused.status, 403, origin);

@@ -10,7 +10,7 @@ import express from 'express';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
 import { createSigningHandler, type SigningHandlerOptions } from '../../src/server/index.js';
-import { toExpress } from '../../src/server/adapters/express.js';
+import { createExpressHandler, toExpress } from '../../src/server/adapters/express.js';
 import { addressBucket } from '../../src/server/address-bucket.js';
 
 const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
@@ -172,7 +172,8 @@ describe('security review', () => {
     for (const [trick, path] of absolute) {
       it(`an absolute-form target with ${trick} is refused, not resolved`, async () => {
         const response = await rawRequest(handler.port, { path: `http://127.0.0.1:${handler.port}${path}`, headers: jsonHeaders(token) });
-        assert.equal(response.status, 400, response.text);
+        // 400 for a bad segment, 404 when the trick hides the base path itself (`/chatbot\\…`).
+        assert.ok(response.status === 400 || response.status === 404, `${response.status} ${response.text}`);
         assert.equal(upstream.requests.length, 0);
       });
     }
@@ -235,19 +236,34 @@ describe('security review', () => {
     app.use('/chatbot', toExpress(createSigningHandler(options({ now: Date.now }))));
     const server = await listen(createServer(app));
     try {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 5000);
-      const response = await fetch(`${server.origin}/chatbot/message`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
-        body: '{"content":"hi"}',
-        signal: controller.signal,
-      }).finally(() => clearTimeout(timer));
-      assert.equal(response.status, 401);
-      const visitor = await fetch(`${server.origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      // Bounded waits: before the fix these requests never got an answer.
+      const post = (path: string, headers: Record<string, string>, body: string) =>
+        fetch(`${server.origin}/chatbot${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(5000) });
+      assert.equal((await post('/message', { Authorization: 'Bearer x' }, '{"content":"hi"}')).status, 401);
+      const visitor = await post('/visitor', {}, '{}');
       assert.equal(visitor.status, 200, 'an empty body is an empty /visitor request');
     } finally {
       await server.close();
+    }
+  });
+
+  // Follow-up of the absolute-form finding: Express passes the target on as req.originalUrl.
+  it('Express: absolute-form targets are routed by their path and refused with dot segments', async () => {
+    for (const mount of ['by path', 'createExpressHandler'] as const) {
+      const app = express();
+      if (mount === 'by path') app.use('/chatbot', toExpress(createSigningHandler(options({ now: Date.now }))));
+      else app.use(createExpressHandler(options({ now: Date.now })));
+      const server = await listen(createServer(app));
+      try {
+        const { token } = await newVisitor(server.port);
+        const at = (path: string) => rawRequest(server.port, { path: `http://127.0.0.1:${server.port}${path}`, headers: jsonHeaders(token) });
+        assert.equal((await at('/chatbot/sessions')).status, 200, mount);
+        upstream.requests.length = 0;
+        assert.equal((await at('/chatbot/x/../sessions')).status, 400, mount);
+        assert.equal(upstream.requests.length, 0);
+      } finally {
+        await server.close();
+      }
     }
   });
 
@@ -318,6 +334,23 @@ describe('security review', () => {
         const response = await handler(get('/messages/m1', auth()));
         assert.ok(response.status === 404 || response.status === 502, String(response.status));
         assert.doesNotMatch(await response.text(), /secret text/);
+      });
+    }
+
+    // Upstream answers are read with a cap and must be UTF-8 JSON; none of these reaches the visitor.
+    const upstreamBodies: Array<[string, () => string | Buffer]> = [
+      ['a body over the 4 MiB cap', () => `{"data":[${'"x",'.repeat(1_400_000)}"x"],"error":null}`],
+      ['a body that is not UTF-8', () => Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+      ['an empty body', () => ''],
+      ['JSON that is not an object', () => '"just text"'],
+    ];
+    for (const [what, body] of upstreamBodies) {
+      it(`upstream answering 200 with ${what} → 502, logged without the body`, async () => {
+        upstream.override = () => ({ status: 200, body: body() as string });
+        const response = await handler(get('/messages', auth()));
+        assert.equal(response.status, 502);
+        assert.equal(((await response.json()) as { data: unknown }).data, null);
+        assert.ok(logs.length > 0 && logs.every((line) => line.length < 300 && !line.includes('"x"')), logs.join('\n'));
       });
     }
 

@@ -3,9 +3,9 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startRecordingUpstream, API_KEY, API_SECRET, type RecordingUpstream } from './helpers/recording-upstream.js';
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
+import { refusedOrigin } from '../helpers/refused-port.js';
 
 const INTERNAL = 'NullReferenceException at Chatbot.Internal.Db (10.1.2.3)';
 
@@ -57,17 +57,13 @@ describe('upstream faults', () => {
   });
 
   it('an unreachable upstream → 502', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const lonely = await startHandler({ baseUrl: `http://127.0.0.1:${port}/api` });
+    const lonely = await startHandler({ baseUrl: `${await refusedOrigin()}/api` });
     try {
       const visitor = await newVisitor(lonely.port);
       const response = await rawRequest(lonely.port, { path: '/chatbot/sessions', headers: jsonHeaders(visitor.token) });
       assert.equal(response.status, 502);
       assert.match(response.json.error, /cannot be reached/);
-      assert.doesNotMatch(response.text, /ECONNREFUSED|127\.0\.0\.1/);
+      assert.doesNotMatch(response.text, /ECONNREFUSED|127\.0\.0\.2/);
       assert.ok(lonely.logs.some((l) => /could not be reached/.test(l.message)));
     } finally {
       await lonely.close();

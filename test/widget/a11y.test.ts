@@ -30,6 +30,18 @@ describe('<chatbot-widget> accessibility', () => {
     });
   }
 
+  it('has no axe violations with a code block that scrolls sideways in a narrow column', async () => {
+    const { el } = await mount({ mode: 'inline', style: 'height:560px;width:300px' });
+    await el.send('layout-sample');
+    await waitForReplies(el, 1);
+    await el.updateComplete;
+    const pre = part(el, 'message-bot')!.querySelector('pre')!;
+    assert(pre.scrollWidth > pre.clientWidth, 'the block scrolls');
+    pre.focus();
+    equal(el.shadowRoot!.activeElement, pre, 'it takes keyboard focus');
+    equal((await violations(el)).join('\n'), '');
+  });
+
   it('has no axe violations inline in dark theme, closed launcher included', async () => {
     const inline = await mount({ mode: 'inline', theme: 'dark', style: 'height:400px' });
     equal((await violations(inline.el)).join('\n'), '');

@@ -7,8 +7,10 @@ import {
   bubbleTexts,
   equal,
   fakeMessage,
+  firstBubbles,
   freshNamespace,
   idbGet,
+  idbSet,
   idbStore,
   mount,
   network,
@@ -17,6 +19,7 @@ import {
   seed,
   storedIdentity,
   unmountAll,
+  upstreamMessages,
   waitFor,
   waitForReplies,
   writeCachedConversation,
@@ -31,6 +34,13 @@ describe('<chatbot-widget> cache', () => {
     await first.el.send('remember me');
     await waitForReplies(first.el, 1);
     await waitFor(() => parts(first.el, 'message').every((m) => !m.dataset.key!.startsWith('local-')), 'server ids');
+    // What the next first paint needs is in one record of this endpoint, tagged with the visitor.
+    const paint = await waitFor(
+      () => idbGet<{ userId: string; conversation: { messages: { text: string }[] } }>(`paint|${absoluteEndpoint(namespace)}|`, idbStore),
+      'the first-paint record',
+    );
+    equal(paint.userId, (await storedIdentity(namespace))!.userId);
+    equal(paint.conversation.messages.map((m) => m.text).join('|'), 'remember me|You said: remember me');
     unmountAll();
 
     await network(namespace, 'down');
@@ -58,6 +68,7 @@ describe('<chatbot-widget> cache', () => {
     equal(parts(el, 'message').length, 0, 'nothing shown');
     equal(await storedIdentity(namespace), undefined, 'identity gone');
     equal(await idbGet(`index|${absoluteEndpoint(namespace)}|${before.userId}|`, idbStore), undefined, 'cache gone');
+    equal(await idbGet(`paint|${absoluteEndpoint(namespace)}|`, idbStore), undefined, 'first-paint record gone');
     unmountAll();
     const again = await mount({ open: '' }, namespace);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -71,21 +82,82 @@ describe('<chatbot-widget> cache', () => {
   it('keeps the DOM bounded with 2,000 cached messages and slides the window when scrolling up', async () => {
     const namespace = freshNamespace();
     const messages = Array.from({ length: 2_000 }, (_, i) => fakeMessage(i, 'cached-session', 'cached-visitor'));
-    await writeCachedConversation(namespace, messages);
+    await writeCachedConversation(namespace, messages, undefined, undefined, { firstPaint: true });
     await network(namespace, 'down');
     const { el } = await mount({ open: '', mode: 'inline', style: 'height:500px' }, namespace);
-    await waitFor(() => parts(el, 'message').length > 0, 'cached bubbles');
+    // The first paint holds only the newest few bubbles (from the first-paint record)…
+    const first = await firstBubbles(el);
+    assert(first.length > 0 && first.length <= 16, `a narrow first window, got ${first.length}`);
+    equal(first.at(-1), 'm001999', 'the newest message is in the first paint');
+    // …then the window widens above them, and the whole cached history follows.
+    await waitFor(() => parts(el, 'message').length === 40, 'the full window');
     const rendered = parts(el, 'message');
-    assert(rendered.length <= 150, `bounded DOM, got ${rendered.length}`);
     equal(rendered.at(-1)!.dataset.key, 'm001999', 'the newest message is shown');
     const list = part(el, 'messages')!;
-    for (let i = 0; i < 80 && parts(el, 'message')[0]!.dataset.key !== 'm000000'; i++) {
-      list.scrollTop = 0;
-      list.dispatchEvent(new Event('scroll'));
-      await el.updateComplete;
-      assert(parts(el, 'message').length <= 150, 'still bounded while scrolling');
-    }
-    equal(parts(el, 'message')[0]!.dataset.key, 'm000000', 'the oldest message reached');
+    let most = 0;
+    await waitFor(
+      async () => {
+        list.scrollTop = 0;
+        list.dispatchEvent(new Event('scroll'));
+        await el.updateComplete;
+        most = Math.max(most, parts(el, 'message').length);
+        return parts(el, 'message')[0]!.dataset.key === 'm000000';
+      },
+      'the oldest message, scrolling up',
+      15_000,
+    );
+    assert(most <= 150, `still bounded while scrolling, got ${most}`);
+    equal(part(el, 'error'), null, 'the history came from the cache, no failed fetch (the network is down)');
+  });
+
+  it('keeps the whole cached conversation when the revalidation follows a first paint of its newest messages', async () => {
+    // A real visitor with 100 messages upstream, all of them in the cache (as after scrolling up).
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('hello');
+    await waitForReplies(first.el, 1);
+    unmountAll();
+    const { userId } = (await storedIdentity(namespace))!;
+    const base = absoluteEndpoint(namespace);
+    const sessionId = (await idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore))!.current;
+    const start = Date.now() - 3_600_000;
+    await seed(
+      Array.from({ length: 98 }, (_, i) => ({
+        chatSessionId: sessionId,
+        chatUserId: userId,
+        senderType: i % 2 ? 'Bot' : 'User',
+        text: `earlier ${i}`,
+        createdAt: new Date(start + i * 1_000).toISOString(),
+      })),
+    );
+    const upstream = (await upstreamMessages(userId)).reverse();
+    equal(upstream.length, 100);
+    await idbSet(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages: upstream, totalItems: 100 }, idbStore);
+    await idbSet(`paint|${base}|`, { userId, conversation: { sessionId, messages: upstream.slice(-60), totalItems: 100 } }, idbStore);
+
+    const mounted = Date.now();
+    const { el } = await mount({ open: '', 'page-size': '20' }, namespace);
+    const painted = await firstBubbles(el);
+    equal(painted.at(-1), upstream.at(-1)!.id, 'first paint from the record');
+    // The revalidation merges the server's newest page and writes the conversation back.
+    const written = () => idbGet<{ messages: unknown[] }>(`conversation|${base}|${userId}|${sessionId}`, idbStore);
+    const savedAt = async () => (await idbGet<{ entries: Record<string, [number, number]> }>(`index|${base}|${userId}|`, idbStore))!.entries[sessionId]![0];
+    await waitFor(async () => (await savedAt()) >= mounted, 'the revalidation to write the cache');
+    equal((await written())!.messages.length, 100, 'the stored conversation still holds every message');
+  });
+
+  it('ignores a first-paint record left by another visitor of the endpoint', async () => {
+    const namespace = freshNamespace();
+    const mine = [fakeMessage(0, 'cached-session', 'cached-visitor'), fakeMessage(1, 'cached-session', 'cached-visitor')];
+    await writeCachedConversation(namespace, mine);
+    const stranger = { ...fakeMessage(2, 'other-session', 'someone-else'), id: 'stranger', text: 'not yours' };
+    await idbSet(`paint|${absoluteEndpoint(namespace)}|`, { userId: 'someone-else', conversation: { sessionId: 'other-session', messages: [stranger], totalItems: 1 } }, idbStore);
+    await network(namespace, 'down');
+    const { el } = await mount({ open: '' }, namespace);
+    const first = await firstBubbles(el);
+    equal(first.join(','), 'm000000,m000001', 'the first paint is the visitor’s own cache');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    equal(bubbleTexts(el).join('|'), 'Question number 0|Answer number 1');
   });
 
   it('renders cached replies through the same safe Markdown: HTML in the cache never runs', async () => {

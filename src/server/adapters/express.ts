@@ -5,7 +5,7 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import type { SigningHandlerOptions } from '../options.js';
-import { runNodeRequest } from './node.js';
+import { originForm, runNodeRequest } from './node.js';
 
 export { toNodeListener, type NodeListener } from './node.js';
 
@@ -47,7 +47,8 @@ export function createExpressHandler(options: SigningHandlerOptions): ExpressMid
   const basePath = (options.basePath ?? '/chatbot').replace(/\/+$/, '');
   const middleware = toExpress(handler);
   return (req, res, next) => {
-    const path = req.originalUrl.split('?')[0]!;
+    // Absolute-form targets (from proxies) are matched on their path, like origin-form ones.
+    const path = originForm(req.originalUrl).split('?')[0]!;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return next();
     middleware(req, res, next);
   };

@@ -12,6 +12,22 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const SAFE_HOST = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,60}\](:[0-9]{1,5})?$/;
 
+/** Scheme and authority of an absolute-form target (`http://host:port`), matched as text. */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * The origin-form (`/path?query`) of a request target. Absolute-form targets (`GET http://host/path`,
+ * what proxies send) lose scheme and authority as text: parsing them with URL would resolve `..`,
+ * `%2e%2e` and `\` before the route table saw them, and the route table refuses those only while
+ * they are still in the raw target.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  const authority = ABSOLUTE_FORM.exec(target);
+  const rest = authority ? target.slice(authority[0].length) : '/';
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /**
  * An absolute URL for the request: a fixed scheme (https when the socket is TLS), the Host
  * header only when it is a plain host[:port] (else `localhost`), and the target as received.
@@ -20,23 +36,19 @@ function requestUrl(req: IncomingMessage): { url: string; rawPath: string } {
   const secure = !!(req.socket as { encrypted?: boolean }).encrypted;
   const hostHeader = req.headers.host;
   const host = hostHeader && SAFE_HOST.test(hostHeader) ? hostHeader : 'localhost';
-  let rawPath = req.url ?? '/';
-  if (!rawPath.startsWith('/')) {
-    // Absolute-form targets (`GET http://host/path`): keep only their path and query.
+  const rawPath = originForm(req.url ?? '/');
+  const scheme = secure ? 'https' : 'http';
+  // Concatenated, not resolved against a base: a target like `//evil.example/x` stays a path.
+  // A Host that passes the pattern but not URL (a port over 65535) falls back to localhost
+  // rather than losing the path.
+  for (const name of [host, 'localhost']) {
     try {
-      const parsed = new URL(rawPath);
-      rawPath = parsed.pathname + parsed.search;
+      return { url: new URL(`${scheme}://${name}${rawPath}`).href, rawPath };
     } catch {
-      rawPath = '/';
+      // try the next host
     }
   }
-  const origin = `${secure ? 'https' : 'http'}://${host}`;
-  try {
-    // Concatenated, not resolved against a base: a target like `//evil.example/x` stays a path.
-    return { url: new URL(origin + rawPath).href, rawPath };
-  } catch {
-    return { url: `${origin}/`, rawPath: '/' };
-  }
+  return { url: `${scheme}://localhost/`, rawPath: '/' };
 }
 
 /**
@@ -47,6 +59,13 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      // Something before the handler (an Express middleware) already read the body without
+      // leaving it in req.body: 'end' has fired and will not fire again, so waiting for it
+      // would hang the request forever. The handler gets an empty body instead.
+      if (req.readableEnded) {
+        controller.close();
+        return;
+      }
       req.on('data', (chunk: Buffer) => {
         if (cancelled) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -91,7 +110,7 @@ export function toWebRequest(req: IncomingMessage, bodyOverride?: string, rawPat
     init.body = bodyOverride ?? bodyStream(req);
     init.duplex = 'half';
   }
-  const context: HandlerContext = { clientAddress: req.socket.remoteAddress, rawPath: rawPathOverride ?? rawPath };
+  const context: HandlerContext = { clientAddress: req.socket.remoteAddress, rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride) };
   return { request: new Request(url, init), context };
 }
 
@@ -105,8 +124,19 @@ export async function writeWebResponse(response: Response, req: IncomingMessage,
   res.end(body);
 }
 
+/**
+ * Methods the Fetch standard forbids in a `Request` (its constructor throws). No route of the
+ * handler takes them, so they get the 405 the handler would give instead of failing as a 500.
+ */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /** Runs `handler` for one Node request and writes its answer; never throws. */
 export async function runNodeRequest(handler: SigningHandler, req: IncomingMessage, res: ServerResponse, bodyOverride?: string, rawPath?: string): Promise<void> {
+  if (FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
+    res.writeHead(405, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', Allow: 'GET, POST, OPTIONS', Connection: 'close' });
+    res.end(JSON.stringify({ data: null, error: 'This address does not accept that method.' }));
+    return;
+  }
   try {
     const { request, context } = toWebRequest(req, bodyOverride, rawPath);
     await writeWebResponse(await handler(request, context), req, res);

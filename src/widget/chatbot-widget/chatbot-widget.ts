@@ -417,14 +417,18 @@ export class ChatbotWidget extends LitElement {
   private async loadOlder() {
     this.stickToBottom = false;
     const before = this.conversation.messages.length;
+    const first = this.rendered[0];
+    const last = this.rendered[this.rendered.length - 1];
     await this.conversation.loadOlder();
     const messages = this.conversation.messages;
-    const added = messages.length - before;
-    if (added > 0) {
-      const last = this.rendered[this.rendered.length - 1];
+    if (messages.length > before) {
+      // Reveal what arrived above the oldest bubble: a page from the server, or a step of the
+      // cached history if that is what came in (it may be thousands of messages).
+      const firstIndex = first ? Math.max(0, messages.findIndex((m) => m.key === first.key)) : messages.length;
       const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
-      this.firstKey = messages[0]?.key;
-      if (lastIndex + 1 > MAX_RENDERED) this.lastKey = messages[MAX_RENDERED - 1]?.key;
+      const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize));
+      this.firstKey = messages[start]?.key;
+      if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
       this.requestUpdate();
     }
   }

@@ -193,6 +193,7 @@ export class ConversationController implements ReactiveController {
         ]);
         if (generation !== this.generation) return;
         this.identity = identity;
+        if (identity) this.cache.use(transport.base, identity.userId);
         let read: OutboxEntry[] | undefined = entries;
         if (identity && paint?.userId === identity.userId) {
           // The newest messages first; the whole cached history (up to thousands of messages to
@@ -499,6 +500,9 @@ export class ConversationController implements ReactiveController {
 
   /** One refresh; resolves to the failure, if any (callers that must know, like a resend, look). */
   private async revalidateOnce(): Promise<RequestFailure | undefined> {
+    // The merge below is written back to the cache: it must start from the whole cached history,
+    // not from the first-paint messages alone (that would cut the stored conversation short).
+    await this.loading;
     const generation = this.generation;
     if (!this.transport) return undefined;
     // No visitor yet: nothing upstream to show. The identity is made on the first send.
@@ -622,12 +626,20 @@ export class ConversationController implements ReactiveController {
 
   /** Loads the next older page of the shown conversation. */
   async loadOlder() {
-    const conversation = this.viewing ? this.viewed : this.current;
-    if (this.loadingOlder || !conversation || !this.hasOlder) return;
+    if (this.loadingOlder || !this.hasOlder) return;
     const generation = this.generation;
     const pageSize = this.host.pageSize;
     this.loadingOlder = true;
     this.host.requestUpdate();
+    // Right after the first paint only the newest messages are in memory: the cached history
+    // may already hold what the network would be asked for.
+    await this.loading;
+    const conversation = this.viewing ? this.viewed : this.current;
+    if (generation !== this.generation || !conversation || !this.hasOlder) {
+      this.loadingOlder = false;
+      this.host.requestUpdate();
+      return;
+    }
     try {
       let page = Math.floor(conversation.messages.length / pageSize) + 1;
       for (let tries = 0; tries < 3; tries++, page++) {

@@ -121,10 +121,35 @@ export function fakeMessage(i: number, sessionId: string, userId: string, start 
   };
 }
 
-/** Puts a visitor and one cached conversation into IndexedDB, as a previous visit would have. */
-export async function writeCachedConversation(namespace: string, messages: ReturnType<typeof fakeMessage>[], userId = 'cached-visitor', sessionId = 'cached-session') {
+/**
+ * Puts a visitor and one cached conversation into IndexedDB, as a previous visit would have;
+ * with `firstPaint`, also the first-paint record (the newest 60 messages) the widget writes.
+ */
+export async function writeCachedConversation(
+  namespace: string,
+  messages: ReturnType<typeof fakeMessage>[],
+  userId = 'cached-visitor',
+  sessionId = 'cached-session',
+  { firstPaint = false } = {},
+) {
   const base = absoluteEndpoint(namespace);
   await set(`identity|${base}`, { token: 'not-a-valid-token', userId }, store);
   await set(`index|${base}|${userId}|`, { current: sessionId, entries: { [sessionId]: [Date.now(), messages.length] } }, store);
   await set(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages, totalItems: messages.length }, store);
+  if (firstPaint) await set(`paint|${base}|`, { userId, conversation: { sessionId, messages: messages.slice(-60), totalItems: messages.length } }, store);
+}
+
+/** Resolves with the message keys of the first render that shows bubbles (watched from the start). */
+export function firstBubbles(el: HTMLElement): Promise<string[]> {
+  const root = el.shadowRoot!;
+  return new Promise((resolve) => {
+    const read = () => [...root.querySelectorAll<HTMLElement>('[part~="message"]')].map((m) => m.dataset.key!);
+    const observer = new MutationObserver(() => {
+      const keys = read();
+      if (!keys.length) return;
+      observer.disconnect();
+      resolve(keys);
+    });
+    observer.observe(root, { childList: true, subtree: true });
+  });
 }
