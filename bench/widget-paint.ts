@@ -1,7 +1,7 @@
 // First paint from the cache: 2,000 cached messages in IndexedDB, the built standalone widget
 // (dist/chatbot-widget.js) in real Chromium through playwright-core. Prints the time from
-// opening to the first painted message (median and worst of several runs, each on a fresh
-// page load) and the number of message nodes in the DOM, against the 50 ms budget.
+// opening to the first painted frame with messages (median and worst of several runs, each on
+// a fresh page load) and the number of message nodes in it, against the 50 ms budget.
 //   cold: the element is created already open (reads IndexedDB, then renders);
 //   open: show() on a widget already on the page and closed (its cache read done).
 // WIDGET_BASELINE=<file> also measures another build of the widget (say, one saved before a
@@ -117,7 +117,7 @@ async function once(kind: 'cold' | 'open', code: Buffer) {
         });
         observer.observe(root, { childList: true, subtree: true });
       });
-    let t0 = performance.now();
+    let t0 = 0;
     if (kind === 'open') {
       const result = painted(el.shadowRoot!);
       t0 = performance.now();
@@ -155,7 +155,7 @@ console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js,
 for (const { name, cold: c, open: o } of results) {
   if (baseline) console.log(`${name}${name === 'baseline' ? ` (${baselinePath})` : ''}:`);
   for (const [label, r] of [['cold (created open: IndexedDB read + render)', c], ['open (show() on a loaded widget)', o]] as const) {
-    console.log(`  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in the DOM`);
+    console.log(`  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`);
     console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
   }
 }

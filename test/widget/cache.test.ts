@@ -116,10 +116,10 @@ describe('<chatbot-widget> cache', () => {
     const first = await mount({ open: '' }, namespace);
     await first.el.send('hello');
     await waitForReplies(first.el, 1);
-    unmountAll();
     const { userId } = (await storedIdentity(namespace))!;
     const base = absoluteEndpoint(namespace);
-    const sessionId = (await idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore))!.current;
+    const { current: sessionId } = await waitFor(() => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore), 'the cache index');
+    unmountAll();
     const start = Date.now() - 3_600_000;
     await seed(
       Array.from({ length: 98 }, (_, i) => ({

@@ -578,18 +578,22 @@ export class ConversationController implements ReactiveController {
     this.fetchingLines = true;
     const generation = this.generation;
     try {
-      for (const [id, session] of this.linesWanted) {
-        this.linesWanted.delete(id);
-        const response = await this.run((t, signal) =>
-          t.request<MessageListResponse>('GET', '/messages', { query: { sessionId: id, page: session.messageCount, pageSize: 1 }, signal }),
-        );
+      // Sessions wanted while the lines are being written down are fetched on the next pass.
+      while (this.linesWanted.size) {
+        for (const [id, session] of this.linesWanted) {
+          this.linesWanted.delete(id);
+          const response = await this.run((t, signal) =>
+            t.request<MessageListResponse>('GET', '/messages', { query: { sessionId: id, page: session.messageCount, pageSize: 1 }, signal }),
+          );
+          if (generation !== this.generation) return;
+          const first = response.data[0];
+          if (!first) continue;
+          this.firstLines.set(id, first.text);
+          this.host.requestUpdate();
+        }
         if (generation !== this.generation) return;
-        const first = response.data[0];
-        if (!first) continue;
-        this.firstLines.set(id, first.text);
-        this.host.requestUpdate();
+        await this.storage.set(`firstlines|${this.namespace}|`, Object.fromEntries(this.firstLines));
       }
-      if (generation === this.generation) await this.storage.set(`firstlines|${this.namespace}|`, Object.fromEntries(this.firstLines));
     } catch {
       // The date alone still identifies a session; lines are fetched again next time.
       this.linesWanted.clear();
