@@ -43,6 +43,18 @@ function readCounts(file) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let exitCode = 0;
 
+/** Adds one suite's figures to the totals; a suite that reported nothing counts as a failure. */
+function addCounts(suite, countFile, code) {
+  const counts = readCounts(countFile);
+  if (!counts) {
+    console.error(`The ${suite} test run ended without reporting its results.`);
+    totals.failed++;
+  } else {
+    for (const key of Object.keys(totals)) totals[key] += counts[key];
+  }
+  if (code !== 0) exitCode = 1;
+}
+
 if (!browserOnly) {
   const files = walk(join(root, 'test'))
     .filter((f) => f.endsWith('.test.ts') && !f.includes('/test/widget/'))
@@ -63,14 +75,7 @@ if (!browserOnly) {
       `--test-reporter-destination=${countFile}`,
       ...files,
     ]);
-    const counts = readCounts(countFile);
-    if (!counts) {
-      console.error('The Node test run ended without reporting its results.');
-      totals.failed++;
-    } else {
-      for (const key of Object.keys(totals)) totals[key] += counts[key];
-    }
-    if (code !== 0) exitCode = 1;
+    addCounts('Node', countFile, code);
   }
 }
 
@@ -89,14 +94,7 @@ if (!nodeOnly) {
         [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs'],
         { CHROME_PATH: browser, WTR_COUNT_FILE: countFile, WTR_FILES: JSON.stringify(files.map((f) => relative(root, f))) },
       );
-      const counts = readCounts(countFile);
-      if (!counts) {
-        console.error('The browser test run ended without reporting its results.');
-        totals.failed++;
-      } else {
-        for (const key of Object.keys(totals)) totals[key] += counts[key];
-      }
-      if (code !== 0) exitCode = 1;
+      addCounts('browser', countFile, code);
     }
   }
 }

@@ -2,6 +2,7 @@
  * Reading a request body with its size capped while reading: `Content-Length` may be absent
  * (chunked) or false, so bytes are counted as they arrive and reading stops past the cap.
  */
+import { readCapped, StreamTooLarge } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -22,33 +23,15 @@ export async function readCappedText(request: Request, maxBytes: number): Promis
     refuse(413, TEXT.tooLarge);
   }
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The visitor's connection broke off mid-body. That is the client's doing, not a fault of
-      // this server: answer 400 (if anyone still listens) and keep it out of the error log,
-      // which any client could otherwise fill at will.
-      refuse(400, TEXT.bodyUnreadable);
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      refuse(413, TEXT.tooLarge);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readCapped(request.body, maxBytes);
+  } catch (error) {
+    if (error instanceof StreamTooLarge) refuse(413, TEXT.tooLarge);
+    // The visitor's connection broke off mid-body. That is the client's doing, not a fault of
+    // this server: answer 400 (if anyone still listens) and keep it out of the error log,
+    // which any client could otherwise fill at will.
+    refuse(400, TEXT.bodyUnreadable);
   }
   try {
     return decoder.decode(bytes);

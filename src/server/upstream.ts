@@ -8,6 +8,7 @@ import { HEADER_API_KEY, HEADER_RATE_RESET, HEADER_SIGNATURE, HEADER_TIMESTAMP }
 import { buildQuery } from '../shared/query.js';
 import { sign, unixSeconds } from '../shared/signature.js';
 import type { ResolvedOptions } from './options.js';
+import { readCapped } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
 
 /** Upstream answers larger than this are treated as malformed rather than buffered. */
@@ -36,26 +37,7 @@ class UpstreamTimeout extends Error {}
 
 async function readLimited(response: Response): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_UPSTREAM_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new RangeError('upstream body too large');
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decoder.decode(bytes);
+  return decoder.decode(await readCapped(response.body, MAX_UPSTREAM_BODY_BYTES));
 }
 
 /** Seconds until `X-RateLimit-Reset`, at least 1; 60 when upstream did not say. */

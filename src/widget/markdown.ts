@@ -4,30 +4,54 @@
  * DOM as text nodes through Lit's escaping bindings, raw HTML tokens are shown as their source
  * text, and links keep only http, https and mailto targets. This holds for replies from the
  * network and from the cache alike, since both go through here.
+ *
+ * A reply is untrusted (an upstream model can be talked into anything), so the renderer also
+ * bounds its own work: replies past {@link MAX_MARKDOWN_LENGTH} are shown as plain text, and
+ * container nesting (quotes, lists) is capped before lexing, where `marked` would otherwise
+ * recurse once per level.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
 import { html, nothing, type TemplateResult } from 'lit';
+import { inertText } from './inert-text.js';
 
 type Part = TemplateResult | string | typeof nothing;
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 /** Replies are short, but a pathological one must not blow the stack. */
 const MAX_DEPTH = 12;
+/**
+ * Quote and list markers honoured at the start of one line; further ones are escaped (shown as
+ * the characters they are). Without this, `> > > …` or `1. 1. 1. …` a few thousand deep makes
+ * `marked` recurse until the stack overflows, after a long stall.
+ */
+const MAX_NESTING = 10;
+/**
+ * Longer replies are shown as plain text: `marked`'s emphasis matching is quadratic on hostile
+ * input (`_a_a_a…`), and a reply this long is not a chat answer anyway.
+ */
+export const MAX_MARKDOWN_LENGTH = 12_000;
 /** Lexing is the costly part; a reply is lexed once per page life. */
 const tokenCache = new Map<string, Token[]>();
 const TOKEN_CACHE_LIMIT = 400;
 
 /**
- * The link target if it is safe to follow: http(s) or mailto, resolved against the page
- * (so `/docs` stays on the host site). Anything else (javascript:, data:, …) yields undefined.
+ * The URL of a link if it is safe to follow: http(s) or mailto, resolved against the page (so
+ * `/docs` stays on the host site). Anything else (javascript:, data:, …) yields undefined. The
+ * WHATWG parser does the hard part: it drops tabs and newlines (`java\tscript:`), lowercases the
+ * scheme (`JaVaScRiPt:`) and punycodes the host.
  */
-export function safeHref(href: string, base = globalThis.document?.baseURI): string | undefined {
+function safeUrl(href: unknown, base = globalThis.document?.baseURI): URL | undefined {
   try {
-    const url = new URL(href, base);
-    return SAFE_PROTOCOLS.has(url.protocol) ? url.href : undefined;
+    const url = new URL(inertText(href), base);
+    return SAFE_PROTOCOLS.has(url.protocol) ? url : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** {@link safeUrl} as a string: the link target if it is safe to follow, else undefined. */
+export function safeHref(href: unknown, base = globalThis.document?.baseURI): string | undefined {
+  return safeUrl(href, base)?.href;
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
@@ -44,13 +68,61 @@ function decodeEntities(text: string): string {
   });
 }
 
+/**
+ * Bidi embeddings, overrides, isolates and marks, and zero-width characters. Removed from link
+ * text: there they only serve to make the visible text differ from where the link goes
+ * (`[https://bank.example/\u202Eelpmaxe.live](…)`).
+ */
+const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/**
+ * The hosts a link's text names, if any (`bank.example`, `https://bank.example/x`, the user part
+ * of `https://bank.example@evil.example`), normalized as the URL parser would (lowercase,
+ * punycode). Only the start of the text is looked at: a label is a few words.
+ */
+function claimedHosts(label: string): string[] {
+  const hosts: string[] = [];
+  for (const word of label.replace(INVISIBLE, '').slice(0, 400).split(/[\s<>()[\]"'`*_~@]+/)) {
+    const host = word.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#:]/)[0]!;
+    if (!/[^.]\.\p{L}{2,}\.?$/u.test(host)) continue;
+    try {
+      hosts.push(new URL(`http://${host}`).hostname);
+    } catch {
+      // not a host after all
+    }
+  }
+  return hosts;
+}
+
+const sameSite = (a: string, b: string) => a.replace(/^www\./, '') === b.replace(/^www\./, '');
+
+/**
+ * The real host, to show after a link whose text could mislead: text that names another host
+ * (`[https://bank.example](https://evil.example)`), or a host that only looks like its text once
+ * decoded (an internationalized, `xn--` name, possibly a homograph).
+ */
+function hostToShow(url: URL, label: string): string | undefined {
+  const host = url.hostname;
+  if (!host) return undefined; // mailto
+  if (host.split('.').some((part) => part.startsWith('xn--'))) return host;
+  return claimedHosts(label).some((claimed) => !sameSite(claimed, host)) ? host : undefined;
+}
+
+/** Escapes container markers past {@link MAX_NESTING} at the start of each line. */
+function limitNesting(text: string): string {
+  return text.replace(/^(?:[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))+/gm, (prefix) => {
+    let seen = 0;
+    return prefix.replace(/>|[-+*.)](?=[ \t]|$)/g, (marker) => (++seen > MAX_NESTING ? `\\${marker}` : marker));
+  });
+}
+
 function lex(text: string): Token[] {
   let tokens = tokenCache.get(text);
   if (!tokens) {
     try {
       // `breaks: false`: a single newline inside a paragraph is a soft break (a space), as in
       // Markdown; two trailing spaces or a backslash make a `br` token, a real line break.
-      tokens = Lexer.lex(text, { gfm: true, breaks: false });
+      tokens = Lexer.lex(limitNesting(text), { gfm: true, breaks: false });
     } catch {
       tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
     }
@@ -60,44 +132,51 @@ function lex(text: string): Token[] {
   return tokens;
 }
 
-function inline(tokens: Token[] | undefined, depth: number): Part[] {
+/** `inLink`: inside a link's text, where no second link may start and invisible characters go. */
+function inline(tokens: Token[] | undefined, depth: number, inLink = false): Part[] {
   if (!tokens) return [];
-  return tokens.map((token) => inlineToken(token, depth + 1));
+  return tokens.map((token) => inlineToken(token, depth + 1, inLink));
 }
 
-function inlineToken(token: Token, depth: number): Part {
+function inlineToken(token: Token, depth: number, inLink: boolean): Part {
   if (depth > MAX_DEPTH) return token.raw;
   switch (token.type) {
     case 'text':
     case 'escape': {
       const t = token as Tokens.Text;
-      return t.tokens ? html`${inline(t.tokens, depth)}` : decodeEntities(t.text);
+      if (t.tokens) return html`${inline(t.tokens, depth, inLink)}`;
+      const text = decodeEntities(t.text);
+      return inLink ? text.replace(INVISIBLE, '') : text;
     }
     case 'strong':
-      return html`<strong>${inline((token as Tokens.Strong).tokens, depth)}</strong>`;
+      return html`<strong>${inline((token as Tokens.Strong).tokens, depth, inLink)}</strong>`;
     case 'em':
-      return html`<em>${inline((token as Tokens.Em).tokens, depth)}</em>`;
+      return html`<em>${inline((token as Tokens.Em).tokens, depth, inLink)}</em>`;
     case 'del':
-      return html`<del>${inline((token as Tokens.Del).tokens, depth)}</del>`;
-    case 'codespan':
-      return html`<code>${decodeEntities((token as Tokens.Codespan).text)}</code>`;
+      return html`<del>${inline((token as Tokens.Del).tokens, depth, inLink)}</del>`;
+    case 'codespan': {
+      const text = decodeEntities((token as Tokens.Codespan).text);
+      return html`<code>${inLink ? text.replace(INVISIBLE, '') : text}</code>`;
+    }
     case 'br':
       return html`<br />`;
     case 'link':
     case 'image': {
       const t = token as Tokens.Link | Tokens.Image;
-      const href = safeHref(t.href);
-      // Images become links: a reply never makes the browser fetch a third-party resource by itself.
-      const label = t.type === 'image' ? decodeEntities(t.text || t.href) : inline(t.tokens, depth);
-      if (!href) return html`${label}`;
-      return html`<a href=${href} target="_blank" rel="noopener noreferrer">${label}</a>`;
+      // Images become links: a reply never makes the browser fetch a third-party resource by
+      // itself. An image inside a link is its text only (no link inside a link).
+      const label = t.type === 'image' || inLink ? decodeEntities(t.text || t.href).replace(INVISIBLE, '') : inline(t.tokens, depth, true);
+      // CommonMark decodes entities in a destination: `&#106;avascript:` is `javascript:`, judged as such.
+      const url = inLink ? undefined : safeUrl(decodeEntities(t.href));
+      if (!url) return html`${label}`;
+      const host = hostToShow(url, decodeEntities(t.text || t.href));
+      return html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${label}</a>${host ? ` (${host})` : nothing}`;
     }
     default:
       // html and anything unknown: shown as the text it was written as, never interpreted.
       return token.raw;
   }
 }
-
 function block(tokens: Token[], depth: number): Part[] {
   return tokens.map((token) => blockToken(token, depth + 1));
 }
@@ -137,7 +216,13 @@ function blockToken(token: Token, depth: number): Part {
   }
 }
 
-/** Renders Markdown text to a template of whitelisted elements only. */
-export function renderMarkdown(text: string): TemplateResult {
+/**
+ * Renders Markdown text to a template of whitelisted elements only. Anything but a string (a
+ * tampered cache entry) renders as empty; a reply longer than {@link MAX_MARKDOWN_LENGTH} as
+ * plain text, its line breaks kept.
+ */
+export function renderMarkdown(value: unknown): TemplateResult {
+  const text = inertText(value);
+  if (text.length > MAX_MARKDOWN_LENGTH) return html`<p class="plain">${text}</p>`;
   return html`${block(lex(text), 0)}`;
 }
