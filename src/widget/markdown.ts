@@ -165,11 +165,13 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
       const t = token as Tokens.Link | Tokens.Image;
       // Images become links: a reply never makes the browser fetch a third-party resource by
       // itself. An image inside a link is its text only (no link inside a link).
-      const label = t.type === 'image' || inLink ? decodeEntities(t.text || t.href).replace(INVISIBLE, '') : inline(t.tokens, depth, true);
+      const text = decodeEntities(t.text || '').replace(INVISIBLE, '').trim();
+      // A link with no visible text (`[](…)`, `[\u200b](…)`) shows where it goes.
+      const label = t.type === 'image' || inLink || !text ? text || t.href : inline(t.tokens, depth, true);
       // CommonMark decodes entities in a destination: `&#106;avascript:` is `javascript:`, judged as such.
       const url = inLink ? undefined : safeUrl(decodeEntities(t.href));
       if (!url) return html`${label}`;
-      const host = hostToShow(url, decodeEntities(t.text || t.href));
+      const host = hostToShow(url, text || t.href);
       return html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${label}</a>${host ? ` (${host})` : nothing}`;
     }
     default:

@@ -1,8 +1,8 @@
 // The README's deployment snippets for Cloudflare Workers, Next.js route handlers and Deno
 // (test/server/runtime/*.ts hold them verbatim), run against the recording upstream. Node
-// provides the same Request/Response/fetch/Web Crypto those runtimes do; workerd and Deno
-// themselves are not installed here (Bun is, and bun-runtime.test.ts runs the handler on it),
-// so each runtime's entry point is called the way that runtime calls it.
+// provides the same Request/Response/fetch/Web Crypto those runtimes do, and each entry point is
+// called the way its runtime calls it. (Bun and Deno also run the handler for real, in
+// edge-runtimes.test.ts; workerd is not installed here.)
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';

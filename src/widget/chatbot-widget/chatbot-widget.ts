@@ -5,6 +5,7 @@ import type { ChatbotErrorDetail } from '../events.js';
 import { ConversationController, type ViewMessage } from '../controllers/conversation.js';
 import type { RequestFailure } from '../controllers/transport.js';
 import { renderMarkdown, safeHref } from '../markdown.js';
+import { inertText } from '../inert-text.js';
 import { afterNextPaint } from '../after-paint.js';
 import { defaultStrings, format, type WidgetStrings } from '../strings.js';
 import { de } from '../locales/de.js';
@@ -130,7 +131,13 @@ export class ChatbotWidget extends LitElement {
 
   /** The texts in use: English, then the locale's, then `strings`. */
   get text(): WidgetStrings {
-    return { ...defaultStrings, ...(LOCALES[this.locale.toLowerCase().split('-')[0] ?? ''] ?? {}), ...this.strings };
+    // Only string overrides count: `strings` may come from the host's CMS or JSON, and a value
+    // that is not text (an object, null) must neither render as markup nor break the widget.
+    const overrides: Partial<Record<keyof WidgetStrings, string>> = {};
+    if (this.strings && typeof this.strings === 'object') {
+      for (const [name, value] of Object.entries(this.strings)) if (typeof value === 'string') overrides[name as keyof WidgetStrings] = value;
+    }
+    return { ...defaultStrings, ...(LOCALES[inertText(this.locale).toLowerCase().split('-')[0] ?? ''] ?? {}), ...overrides };
   }
 
   /** Shows the panel. */
@@ -527,7 +534,7 @@ export class ChatbotWidget extends LitElement {
     return html`<div part=${parts.join(' ')} data-key=${message.key}>
       <div class="bubble">
         <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
-        ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${message.text}</span>`}
+        ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${inertText(message.text)}</span>`}
         ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
       </div>
       <div class="meta">
@@ -556,7 +563,7 @@ export class ChatbotWidget extends LitElement {
               aria-current=${(c.viewing ?? c.currentSessionId) === s.id ? 'true' : 'false'}
               @click=${() => this.openSession(s.id)}>
               <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${format(t.sessionMessages, { count: s.messageCount })}</span>
-              <span class="line">${c.firstLines.get(s.id) ?? '…'}</span>
+              <span class="line">${inertText(c.firstLines.get(s.id)) || '…'}</span>
             </button>
           </li>`,
         )}
@@ -571,7 +578,7 @@ export class ChatbotWidget extends LitElement {
     const c = this.conversation;
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
-    const heading = this.heading || t.heading;
+    const heading = inertText(this.heading) || t.heading;
     const messages = shown ? c.messages : [];
     const visible = shown ? this.window(messages) : [];
     this.rendered = visible;

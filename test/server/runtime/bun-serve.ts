@@ -1,5 +1,5 @@
 // Serves the signing handler under Bun, exactly as the README's Bun one-liner does, for
-// test/server/bun-runtime.test.ts. Reads the upstream from the environment and prints
+// test/server/edge-runtimes.test.ts. Reads the upstream from the environment and prints
 // `LISTENING <port>` once it accepts connections.
 import { createSigningHandler } from '../../../src/server/index.js';
 

@@ -13,6 +13,16 @@
  * sees the request (the browser's fetch fails as when offline); `drop` lets the handler and
  * upstream act, then breaks the connection mid-answer (a send that arrived but whose answer was
  * lost); `up` restores it.
+ *
+ * For the security tests (hostile.test.ts, markdown.test.ts) two more routes:
+ * - `/__beacon/<name>` records that something requested it, from any origin, and `GET /__beacons`
+ *   lists the names so far. Test payloads point their images, styles and frames at this route
+ *   on the other loopback name (`127.0.0.1` when the page is on `localhost`), a third-party
+ *   origin as far as the browser knows: a payload that makes the browser fetch anything shows
+ *   up here, whether or not the resource loaded.
+ * - Namespaces starting with `hostile-` answer `POST …/message` with a 400 envelope whose error
+ *   text is HTML ({@link HOSTILE_ERROR}): a stand-in for a compromised upstream, whose 400 bodies
+ *   the handler passes on as they are (CONTRACT §4). Every other route of them is the real one.
  */
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +85,9 @@ export const LAYOUT_SAMPLE = [
   '',
   'Done.',
 ].join('\n');
+
+/** The error text of the `hostile-` namespaces' sends. */
+export const HOSTILE_ERROR = '<img src=x onerror="window.__pwned=1"><b style="color:red">bold</b> [link](javascript:window.__pwned=1)';
 
 type Mode = 'up' | 'down' | 'drop';
 
@@ -145,7 +158,22 @@ export async function startBackend(): Promise<Backend> {
     ctx.body = Buffer.from(await response.arrayBuffer());
   }
 
+  const beacons: string[] = [];
+
   const middleware = async (ctx: KoaContext, next: () => Promise<unknown>) => {
+    const beacon = /^\/__beacon\/(.*)$/.exec(ctx.path);
+    if (beacon) {
+      beacons.push(decodeURIComponent(beacon[1]!));
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.path === '/__beacons' && ctx.method === 'GET') {
+      ctx.status = 200;
+      ctx.set('Content-Type', 'application/json');
+      ctx.body = JSON.stringify(beacons);
+      return;
+    }
     const net = /^\/__net\/([\w-]+)\/(up|down|drop)$/.exec(ctx.path);
     if (net && ctx.method === 'POST') {
       modes.set(net[1]!, net[2] as Mode);
@@ -174,6 +202,14 @@ export async function startBackend(): Promise<Backend> {
     if (!match) return next();
     const namespace = match[1]!;
     const mode = modes.get(namespace) ?? 'up';
+    if (namespace.startsWith('hostile-') && ctx.method === 'POST' && match[2] === '/chatbot/message') {
+      await readBody(ctx.req);
+      ctx.status = 400;
+      ctx.set('Content-Type', 'application/json');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = JSON.stringify({ data: null, error: HOSTILE_ERROR });
+      return;
+    }
     const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
     if (mode === 'down') {
       ctx.respond = false;

@@ -1,0 +1,150 @@
+// The reply renderer on its own, in Chromium, against a table of hostile Markdown: each payload
+// is rendered into the live document (where an image would load and a script would run) and
+// must leave only whitelisted elements and attributes, links to http, https or mailto that open
+// in a new tab without opener or referrer, no request to a third-party host and no canary set.
+import { render } from 'lit';
+import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../../src/widget/markdown.js';
+import { assert, equal } from './support/helpers.js';
+import { ACTIVE_ELEMENTS, canary, expectNoThirdPartyRequest, inertProblems, withThirdParty } from './support/inert-dom.js';
+
+interface Payload {
+  name: string;
+  markdown: string;
+  /** Extra expectations on the rendered container. */
+  check?: (root: HTMLElement) => void;
+}
+
+const links = (root: HTMLElement) => [...root.querySelectorAll('a')];
+const noLink = (root: HTMLElement) => equal(links(root).length, 0, 'links');
+const oneLinkTo = (href: string) => (root: HTMLElement) => equal(links(root).map((a) => a.href).join(' '), href, 'links');
+const shows = (text: string) => (root: HTMLElement) => assert(root.textContent!.includes(text), `shows ${JSON.stringify(text)}: ${JSON.stringify(root.textContent)}`);
+const all = (...checks: ((root: HTMLElement) => void)[]) => (root: HTMLElement) => checks.forEach((check) => check(root));
+/** Deepest element nesting inside root. */
+const depth = (el: Element): number => Math.max(0, ...[...el.children].map((child) => 1 + depth(child)));
+
+const PAYLOADS: Payload[] = [
+  // Raw HTML, inline and as blocks: shown as its text.
+  { name: 'img onerror', markdown: '<img src=x onerror="window.__pwned=1">', check: shows('<img src=x onerror="window.__pwned=1">') },
+  { name: 'img to a third party', markdown: 'see <img src="THIRD/__beacon/md-html-img"> here' },
+  { name: 'script', markdown: '<script>window.__pwned=1</script>', check: shows('<script>') },
+  { name: 'svg script', markdown: '<svg><script>window.__pwned=1</script></svg>' },
+  { name: 'svg onload', markdown: 'x <svg onload="window.__pwned=1"></svg>' },
+  { name: 'iframe srcdoc', markdown: '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>' },
+  { name: 'iframe src', markdown: '<iframe src="THIRD/__beacon/md-iframe"></iframe>' },
+  { name: 'style block', markdown: '<style>*{background:url(THIRD/__beacon/md-style)}</style>' },
+  { name: 'style attribute', markdown: 'a <span style="background:url(THIRD/__beacon/md-style-attr)">b</span>' },
+  { name: 'link stylesheet', markdown: '<link rel="stylesheet" href="THIRD/__beacon/md-link">' },
+  { name: 'object and embed', markdown: '<object data="THIRD/__beacon/md-object"></object><embed src="THIRD/__beacon/md-embed">' },
+  { name: 'meta refresh', markdown: '<meta http-equiv="refresh" content="0;url=javascript:window.__pwned=1">' },
+  { name: 'base href', markdown: '<base href="THIRD/"> [docs](/docs)' },
+  { name: 'form action', markdown: '<form action="javascript:window.__pwned=1"><button>go</button></form>' },
+  { name: 'details ontoggle', markdown: '<details open ontoggle="window.__pwned=1">x</details>' },
+  { name: 'raw anchor', markdown: '<a href="javascript:window.__pwned=1">click</a>', check: all(noLink, shows('<a href=')) },
+  { name: 'mutation XSS', markdown: '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned=1">' },
+  { name: 'comment and CDATA', markdown: '<!-- <img src=x onerror="window.__pwned=1"> --><![CDATA[<script>window.__pwned=1</script>]]>' },
+  { name: 'custom element', markdown: '<chatbot-widget endpoint="THIRD/__beacon/md-widget" open></chatbot-widget>' },
+  { name: 'HTML in a table cell', markdown: '| a | b |\n|---|---|\n| <img src=x onerror="window.__pwned=1"> | 2 |' },
+  { name: 'HTML inside code', markdown: '`<img src=x onerror="window.__pwned=1">`', check: (root) => equal(root.querySelector('code')?.textContent, '<img src=x onerror="window.__pwned=1">') },
+  { name: 'HTML in a code block', markdown: '```html\n<script>window.__pwned=1</script>\n```', check: (root) => equal(root.querySelector('pre code')?.textContent, '<script>window.__pwned=1</script>\n') },
+  // Entities: decoded to characters, which stay text.
+  { name: 'entity-encoded img', markdown: '&lt;img src=x onerror="window.__pwned=1"&gt;', check: shows('<img src=x onerror="window.__pwned=1">') },
+  { name: 'numeric entities', markdown: '&#60;script&#62;window.__pwned=1&#60;/script&#62; &#x3C;b&#x3E;', check: shows('<script>window.__pwned=1</script> <b>') },
+  // Link targets: only http, https and mailto survive, however they are spelled.
+  { name: 'javascript: link', markdown: '[x](javascript:window.__pwned=1)', check: all(noLink, shows('x')) },
+  { name: 'mixed-case scheme', markdown: '[x](JaVaScRiPt:window.__pwned=1)', check: noLink },
+  { name: 'tab in the scheme', markdown: '[x](<java\tscript:window.__pwned=1>)', check: noLink },
+  { name: 'newline in the scheme', markdown: '[x](<java\nscript:window.__pwned=1>)', check: noLink },
+  { name: 'leading space and control characters', markdown: '[x](< \u0001javascript:window.__pwned=1>)', check: noLink },
+  { name: 'entity-encoded scheme', markdown: '[x](&#106;avascript:window.__pwned=1)', check: all(noLink, shows('x')) },
+  { name: 'hex-entity scheme', markdown: '[x](&#x6A;&#x61;vascript:window.__pwned=1)', check: noLink },
+  { name: 'entity colon', markdown: '[x](javascript&colon;window.__pwned=1)', check: (root) => links(root).forEach((a) => assert(a.protocol === 'http:' || a.protocol === 'https:')) },
+  { name: 'data: HTML', markdown: '[x](data:text/html,<script>window.__pwned=1</script>)', check: noLink },
+  { name: 'data: base64', markdown: '[x](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD0xPC9zY3JpcHQ+)', check: noLink },
+  { name: 'vbscript:', markdown: '[x](vbscript:msgbox(1))', check: noLink },
+  { name: 'file: and blob:', markdown: '[a](file:///etc/passwd) [b](blob:https://x.example/1)', check: noLink },
+  { name: 'autolink javascript:', markdown: '<javascript:window.__pwned=1>', check: all(noLink, shows('javascript:window.__pwned=1')) },
+  { name: 'reference-style javascript:', markdown: '[x][r]\n\n[r]: javascript:window.__pwned=1', check: noLink },
+  { name: 'reference-style with a quoted title', markdown: '[x][r]\n\n[r]: https://ok.example/ "a\\" onmouseover=\\"window.__pwned=1"', check: oneLinkTo('https://ok.example/') },
+  { name: 'title with quotes', markdown: '[x](https://ok.example/ "a\\" onmouseover=\\"window.__pwned=1")', check: oneLinkTo('https://ok.example/') },
+  { name: 'quote in the href', markdown: '[x](<https://ok.example/"onmouseover="window.__pwned=1>)', check: (root) => equal(links(root).length, 1) },
+  { name: 'protocol-relative', markdown: '[x](//evil.example/path)', check: (root) => equal(links(root)[0]?.host, 'evil.example') },
+  { name: 'relative link', markdown: '[docs](/docs)', check: oneLinkTo(new URL('/docs', document.baseURI).href) },
+  { name: 'mailto', markdown: '[write](mailto:help@example.com)', check: oneLinkTo('mailto:help@example.com') },
+  { name: 'bare URL', markdown: 'see https://ok.example/a and www.ok.example', check: (root) => equal(links(root).length, 2) },
+  // Images: links, never loaded.
+  { name: 'image to a third party', markdown: '![tracker](THIRD/__beacon/md-image)', check: all(shows('tracker'), (root) => equal(links(root).length, 1)) },
+  { name: 'image with javascript:', markdown: '![x](javascript:window.__pwned=1)', check: noLink },
+  { name: 'reference-style image', markdown: '![x][i]\n\n[i]: THIRD/__beacon/md-ref-image' },
+  { name: 'image inside a link', markdown: '[![x](THIRD/__beacon/md-nested-image)](https://ok.example/)', check: all(oneLinkTo('https://ok.example/'), (root) => equal(root.querySelectorAll('a a').length, 0)) },
+  // Text that lies about where a link goes.
+  {
+    name: 'bidi override in the link text',
+    markdown: '[https://bank.example/\u202Eelpmaxe.live](https://evil.example/)',
+    check: all(
+      (root) => assert(!links(root)[0]!.textContent!.includes('\u202E'), 'no override in the visible text'),
+      shows('(evil.example)'),
+    ),
+  },
+  { name: 'bidi override in a bare URL', markdown: 'https://ok.example/\u202Etxt.exe', check: (root) => assert(!links(root)[0]!.textContent!.includes('\u202E')) },
+  { name: 'text naming another host', markdown: '[https://bank.example/login](https://evil.example/login)', check: shows('(evil.example)') },
+  { name: 'user info posing as the host', markdown: 'https://bank.example@evil.example/', check: shows('(evil.example)') },
+  { name: 'homograph host', markdown: '[p\u0430ypal.com](https://p\u0430ypal.com/)', check: shows('(xn--') },
+  { name: 'honest link text', markdown: '[docs.ok.example](https://docs.ok.example/a) and [the docs](https://ok.example/)', check: (root) => assert(!root.textContent!.includes('(docs.ok.example)') && !root.textContent!.includes('(ok.example)'), 'no host added') },
+  { name: 'zero-width link text', markdown: '[\u200b](https://evil.example/) [](https://evil2.example/)', check: (root) => equal(links(root).map((a) => a.textContent).join(' '), 'https://evil.example/ https://evil2.example/') },
+  { name: 'zero-width characters in text', markdown: 'pay\u200bpal \u2066isolated\u2069 \ufeffbom', check: shows('pay\u200bpal') },
+  // Emphasis and code spans built to confuse the parser.
+  { name: 'nested emphasis', markdown: '***__~~`x`~~__*** *a **b* c** _a *b_ c*', check: (root) => assert(root.querySelector('strong, em')) },
+  { name: 'unbalanced backticks', markdown: '``` ` `` <img src=x onerror="window.__pwned=1"> ` ``' },
+  { name: 'HTML across emphasis', markdown: '**<b>**</b>** *<img src=x *onerror="window.__pwned=1">*' },
+  { name: 'link inside a link', markdown: '[a [b](https://b.example/) c](https://a.example/)', check: (root) => equal(root.querySelectorAll('a a').length, 0) },
+  { name: 'escapes', markdown: '\\<img src=x onerror="window.__pwned=1"\\> \\[x\\](javascript:alert(1))', check: noLink },
+  // Size and depth: bounded work, no stack overflow, a bounded DOM.
+  { name: 'deep blockquotes', markdown: '> '.repeat(20_000) + 'deep', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
+  { name: 'deep ordered lists on one line', markdown: '1. '.repeat(10_000) + 'deep', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
+  { name: 'deep bullet lists', markdown: Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- level ${i}`).join('\n'), check: all(shows('level 299'), (root) => assert(depth(root) <= 40, `depth ${depth(root)}`)) },
+  { name: 'quotes and lists mixed', markdown: '> - > 1. '.repeat(3_000) + 'x', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
+  { name: 'many open brackets', markdown: '[!['.repeat(5_000) + 'x' },
+  { name: 'quadratic emphasis', markdown: '_a'.repeat(MAX_MARKDOWN_LENGTH), check: (root) => equal(root.querySelector('p.plain')?.textContent!.length, MAX_MARKDOWN_LENGTH * 2) },
+  { name: 'a very long reply', markdown: 'word '.repeat(100_000) + '<img src=x onerror="window.__pwned=1">', check: shows('<img src=x') },
+];
+
+describe('renderMarkdown with hostile input', () => {
+  const containers: HTMLElement[] = [];
+  after(() => containers.forEach((c) => c.remove()));
+
+  for (const payload of PAYLOADS) {
+    it(`renders ${payload.name} inert`, async () => {
+      const container = document.createElement('div');
+      document.body.append(container); // live: an image would load, a script would run
+      containers.push(container);
+      render(renderMarkdown(withThirdParty(payload.markdown)), container);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      equal(inertProblems(container).join('; '), '', 'problems:');
+      equal(container.querySelectorAll(ACTIVE_ELEMENTS).length, 0, 'active elements');
+      payload.check?.(container);
+      equal(canary(), undefined, 'window.__pwned');
+    });
+  }
+
+  it('never rendered anything that reached a third-party host or set the canary', async () => {
+    await expectNoThirdPartyRequest('md-');
+    equal(canary(), undefined, 'window.__pwned');
+  });
+
+  it('renders a value that is not a string (a tampered cache entry) as nothing, not as markup', async () => {
+    // Shaped like a Lit template result, with the `raw` array property that structured clone
+    // keeps: Lit would render this as HTML if it reached a binding unchanged.
+    const strings = Object.assign(['<img src=x onerror="window.__pwned=1">'], { raw: ['<img src=x onerror="window.__pwned=1">'] });
+    const forged = structuredClone({ _$litType$: 1, strings, values: [] });
+    assert(Object.prototype.hasOwnProperty.call(forged.strings, 'raw'), 'structured clone keeps raw (the premise)');
+    for (const value of [forged, null, undefined, 42, { text: 'x' }, ['<b>x</b>']]) {
+      const container = document.createElement('div');
+      document.body.append(container);
+      containers.push(container);
+      render(renderMarkdown(value), container);
+      equal(container.querySelectorAll('*').length, value === 42 ? 1 : 0, `elements for ${JSON.stringify(value)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    equal(canary(), undefined, 'window.__pwned');
+  });
+});
