@@ -172,7 +172,9 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
       const url = inLink ? undefined : safeUrl(decodeEntities(t.href));
       if (!url) return html`${label}`;
       const host = hostToShow(url, text || t.href);
-      return html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${label}</a>${host ? ` (${host})` : nothing}`;
+      // The host goes inside the link, which the styles isolate (`unicode-bidi: isolate`): an
+      // override earlier in the reply cannot reorder either of them.
+      return html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${label}${host ? ` (${host})` : nothing}</a>`;
     }
     default:
       // html and anything unknown: shown as the text it was written as, never interpreted.

@@ -45,7 +45,7 @@ const PAYLOADS: Payload[] = [
   { name: 'custom element', markdown: '<chatbot-widget endpoint="THIRD/__beacon/md-widget" open></chatbot-widget>' },
   { name: 'HTML in a table cell', markdown: '| a | b |\n|---|---|\n| <img src=x onerror="window.__pwned=1"> | 2 |' },
   { name: 'HTML inside code', markdown: '`<img src=x onerror="window.__pwned=1">`', check: (root) => equal(root.querySelector('code')?.textContent, '<img src=x onerror="window.__pwned=1">') },
-  { name: 'HTML in a code block', markdown: '```html\n<script>window.__pwned=1</script>\n```', check: (root) => equal(root.querySelector('pre code')?.textContent, '<script>window.__pwned=1</script>\n') },
+  { name: 'HTML in a code block', markdown: '```html\n<script>window.__pwned=1</script>\n```', check: (root) => equal(root.querySelector('pre code')?.textContent, '<script>window.__pwned=1</script>') },
   // Entities: decoded to characters, which stay text.
   { name: 'entity-encoded img', markdown: '&lt;img src=x onerror="window.__pwned=1"&gt;', check: shows('<img src=x onerror="window.__pwned=1">') },
   { name: 'numeric entities', markdown: '&#60;script&#62;window.__pwned=1&#60;/script&#62; &#x3C;b&#x3E;', check: shows('<script>window.__pwned=1</script> <b>') },
@@ -85,6 +85,7 @@ const PAYLOADS: Payload[] = [
       shows('(evil.example)'),
     ),
   },
+  { name: 'bidi override before a link', markdown: '\u202E [moc.knab](https://evil.example/)', check: (root) => assert(links(root)[0]!.textContent!.endsWith('(evil.example)'), 'the host is inside the (isolated) link') },
   { name: 'bidi override in a bare URL', markdown: 'https://ok.example/\u202Etxt.exe', check: (root) => assert(!links(root)[0]!.textContent!.includes('\u202E')) },
   { name: 'text naming another host', markdown: '[https://bank.example/login](https://evil.example/login)', check: shows('(evil.example)') },
   { name: 'user info posing as the host', markdown: 'https://bank.example@evil.example/', check: shows('(evil.example)') },
@@ -98,11 +99,14 @@ const PAYLOADS: Payload[] = [
   { name: 'HTML across emphasis', markdown: '**<b>**</b>** *<img src=x *onerror="window.__pwned=1">*' },
   { name: 'link inside a link', markdown: '[a [b](https://b.example/) c](https://a.example/)', check: (root) => equal(root.querySelectorAll('a a').length, 0) },
   { name: 'escapes', markdown: '\\<img src=x onerror="window.__pwned=1"\\> \\[x\\](javascript:alert(1))', check: noLink },
-  // Size and depth: bounded work, no stack overflow, a bounded DOM.
-  { name: 'deep blockquotes', markdown: '> '.repeat(20_000) + 'deep', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
-  { name: 'deep ordered lists on one line', markdown: '1. '.repeat(10_000) + 'deep', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
+  // Size and depth: bounded work, no stack overflow, a bounded DOM (inputs under the plain-text
+  // limit, so the Markdown path is the one tested).
+  // The first levels render as quotes or lists (the parser did not give up on the stack), the
+  // markers past the cap as text.
+  { name: 'deep blockquotes', markdown: '> '.repeat(5_000) + 'deep', check: (root) => assert(root.querySelector('blockquote') && depth(root) <= 40, `depth ${depth(root)}`) },
+  { name: 'deep ordered lists on one line', markdown: '1. '.repeat(3_900) + 'deep', check: (root) => assert(root.querySelector('ol') && depth(root) <= 40, `depth ${depth(root)}`) },
   { name: 'deep bullet lists', markdown: Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- level ${i}`).join('\n'), check: all(shows('level 299'), (root) => assert(depth(root) <= 40, `depth ${depth(root)}`)) },
-  { name: 'quotes and lists mixed', markdown: '> - > 1. '.repeat(3_000) + 'x', check: (root) => assert(depth(root) <= 40, `depth ${depth(root)}`) },
+  { name: 'quotes and lists mixed', markdown: '> - > 1. '.repeat(1_200) + 'x', check: (root) => assert(root.querySelector('blockquote li') && depth(root) <= 40, `depth ${depth(root)}`) },
   { name: 'many open brackets', markdown: '[!['.repeat(5_000) + 'x' },
   { name: 'quadratic emphasis', markdown: '_a'.repeat(MAX_MARKDOWN_LENGTH), check: (root) => equal(root.querySelector('p.plain')?.textContent!.length, MAX_MARKDOWN_LENGTH * 2) },
   { name: 'a very long reply', markdown: 'word '.repeat(100_000) + '<img src=x onerror="window.__pwned=1">', check: shows('<img src=x') },

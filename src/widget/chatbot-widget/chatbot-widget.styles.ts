@@ -351,8 +351,10 @@ export const styles = css`
   [part~='message-failed'] .bubble {
     outline: 2px solid var(--_error-text);
   }
+  /* Isolated: a bidi override in the text before a link cannot reorder what the link says. */
   .bubble a {
     color: var(--_link);
+    unicode-bidi: isolate;
   }
   [part~='message-user'] .bubble a {
     color: var(--_user-link);

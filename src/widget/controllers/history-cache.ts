@@ -82,6 +82,18 @@ export function mergeNewestPage(cached: readonly Message[], page: readonly Messa
 
 const paintKey = (base: string) => `paint|${base}|`;
 
+/**
+ * A stored conversation as the widget can use it. IndexedDB hands back whatever was put there
+ * (by another script of the site, or an older version of the widget), so records are checked
+ * on the way in: messages whose id, text or time is not a string are left out, which keeps
+ * later code (merging, reconciling, rendering) from failing on them.
+ */
+function checked(value: CachedConversation | undefined): CachedConversation | undefined {
+  if (!value || typeof value.sessionId !== 'string' || !Array.isArray(value.messages)) return undefined;
+  const messages = value.messages.filter((m) => m && typeof m.id === 'string' && typeof m.text === 'string' && typeof m.createdAt === 'string');
+  return { sessionId: value.sessionId, messages, totalItems: Number(value.totalItems) || messages.length };
+}
+
 export class HistoryCache {
   private base = '';
   private userId = '';
@@ -98,8 +110,10 @@ export class HistoryCache {
   }
 
   /** The first-paint record of an endpoint; the caller checks it belongs to the stored visitor. */
-  loadFirstPaint(base: string) {
-    return this.storage.get<FirstPaint>(paintKey(base));
+  async loadFirstPaint(base: string): Promise<FirstPaint | undefined> {
+    const paint = await this.storage.get<FirstPaint>(paintKey(base));
+    const conversation = checked(paint?.conversation);
+    return conversation && typeof paint!.userId === 'string' ? { userId: paint!.userId, conversation } : undefined;
   }
 
   private key(kind: string, id = '') {
@@ -132,7 +146,7 @@ export class HistoryCache {
   }
 
   async loadConversation(sessionId: string) {
-    return this.storage.get<CachedConversation>(this.key('conversation', sessionId));
+    return checked(await this.storage.get<CachedConversation>(this.key('conversation', sessionId)));
   }
 
   /**

@@ -29,6 +29,8 @@ export interface OutboxEntry {
   retryAt?: number;
 }
 
+const usable = (entry: OutboxEntry) => !!entry && typeof entry.localId === 'string' && typeof entry.content === 'string' && typeof entry.createdAt === 'string';
+
 export class Outbox {
   private namespace = '';
   constructor(private readonly storage: KeyValueStorage) {}
@@ -41,13 +43,18 @@ export class Outbox {
     return `outbox|${this.namespace}|`;
   }
 
-  /** Entries in the order they were sent (local ids sort by creation time). */
-  list() {
-    return this.storage.list<OutboxEntry>(this.prefix);
+  /**
+   * Entries in the order they were sent (local ids sort by creation time). Stored values are
+   * checked, as IndexedDB returns whatever was put there: one without a string id and text is
+   * left out (it could be neither shown nor sent).
+   */
+  async list() {
+    return (await this.storage.list<OutboxEntry>(this.prefix)).filter(usable);
   }
 
-  get(localId: string) {
-    return this.storage.get<OutboxEntry>(this.prefix + localId);
+  async get(localId: string) {
+    const entry = await this.storage.get<OutboxEntry>(this.prefix + localId);
+    return entry && usable(entry) ? entry : undefined;
   }
 
   put(entry: OutboxEntry) {

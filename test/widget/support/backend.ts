@@ -28,6 +28,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
+import { HOSTILE_ERROR } from './hostile-error.js';
 import { createEmulator } from '../../../src/emulator/index.js';
 import type { ReplySource } from '../../../src/emulator/index.js';
 import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../../src/server/index.js';
@@ -85,9 +86,6 @@ export const LAYOUT_SAMPLE = [
   '',
   'Done.',
 ].join('\n');
-
-/** The error text of the `hostile-` namespaces' sends. */
-export const HOSTILE_ERROR = '<img src=x onerror="window.__pwned=1"><b style="color:red">bold</b> [link](javascript:window.__pwned=1)';
 
 type Mode = 'up' | 'down' | 'drop';
 
