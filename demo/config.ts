@@ -49,6 +49,10 @@ export function readStartConfig(env: NodeJS.ProcessEnv): StartConfig {
     if (!/^https?:\/\/[^/]+(\/.*)?\/api$/.test(baseUrl)) {
       throw new StartConfigError(`CHATBOT_API_BASE_URL must be an http(s) URL ending in /api, not "${baseUrl}".`);
     }
+    // The handler accepts only ids it can put in a path without encoding (CONTRACT §4).
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(env.CHATBOT_ID!)) {
+      throw new StartConfigError(`CHATBOT_ID must be 1–128 letters, digits, "_" or "-", not "${env.CHATBOT_ID}".`);
+    }
     upstream = { baseUrl, apiKey: env.CHATBOT_API_KEY!, apiSecret: env.CHATBOT_API_SECRET!, chatbotId: env.CHATBOT_ID! };
   }
 

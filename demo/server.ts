@@ -66,9 +66,12 @@ async function main(): Promise<void> {
     `  Inline, dark     ${origin}/inline.html`,
     `  Embed it         ${origin}/embed.html`,
     `  Admin            ${origin}/admin.html#token=${config.adminToken}`,
-    `  Signing handler  ${origin}/chatbot/`,
+    `  Signing handler  ${origin}/chatbot/  (the widget's API: POST visitor and message, GET sessions and messages)`,
+    config.allowedOrigins.length
+      ? `  Other origins    ${config.allowedOrigins.join(', ')} may embed the widget (CHATBOT_ALLOWED_ORIGINS)`
+      : '  Other origins    none may embed the widget; list them in CHATBOT_ALLOWED_ORIGINS',
     emulator
-      ? `  Emulator         ${origin}/api  (data in ${join(config.dataDir, 'emulator.sqlite')}, replies from ${replySource!.name})`
+      ? `  Emulator         ${origin}/api  (signed API for servers and chatbot-api; data in ${join(config.dataDir, 'emulator.sqlite')}, replies from ${replySource!.name})`
       : `  Upstream         ${upstream.baseUrl}`,
     '',
   ];

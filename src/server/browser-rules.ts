@@ -37,22 +37,32 @@ function sameOrigin(origin: string, url: URL): boolean {
 /**
  * Refuses (403) a request that a browser made from a page this handler does not serve.
  * Requests without browser headers (server-to-server, curl) pass: they carry no visitor's cookies.
+ * `onRefused` hears the `Origin` of a refused request that had one (for the site owner's log).
  */
-export function enforceBrowserRules(request: Request, url: URL, allowedOrigins: ReadonlySet<string>): void {
+export function enforceBrowserRules(request: Request, url: URL, allowedOrigins: ReadonlySet<string>, onRefused?: (origin: string) => void): void {
   const origin = request.headers.get('Origin');
   const site = request.headers.get('Sec-Fetch-Site');
   if (origin !== null && allowedOrigins.has(origin)) return;
   // The browser itself vouches for same-origin (page scripts cannot set Sec-Fetch-Site), even
   // when a proxy rewrote the Host the handler sees.
   if (site === 'same-origin') return;
-  if (site === 'cross-site' || site === 'same-site') refuse(403, TEXT.forbiddenOrigin);
-  if (origin === null) return;
-  if (origin === 'null' || !sameOrigin(origin, url)) refuse(403, TEXT.forbiddenOrigin);
+  const crossSite = site === 'cross-site' || site === 'same-site';
+  if (!crossSite && origin === null) return;
+  if (crossSite || origin === 'null' || !sameOrigin(origin!, url)) {
+    if (origin !== null) onRefused?.(origin);
+    refuse(403, TEXT.forbiddenOrigin);
+  }
 }
 
 /** The answer to a CORS preflight (`OPTIONS`). */
-export function preflight(request: Request, url: URL, allowedOrigins: ReadonlySet<string>, withCredentials: boolean): Record<string, string> {
-  enforceBrowserRules(request, url, allowedOrigins);
+export function preflight(
+  request: Request,
+  url: URL,
+  allowedOrigins: ReadonlySet<string>,
+  withCredentials: boolean,
+  onRefused?: (origin: string) => void,
+): Record<string, string> {
+  enforceBrowserRules(request, url, allowedOrigins, onRefused);
   return {
     ...corsHeaders(request, url, allowedOrigins, withCredentials),
     'Access-Control-Allow-Methods': 'GET, POST',

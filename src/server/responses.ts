@@ -42,7 +42,7 @@ export const TEXT = {
   notLoggedIn: 'Sign in to use the chat.',
   forbiddenOrigin: 'This site may not use this chat service.',
   adminDenied: 'Admin access is not allowed for this request.',
-  notJson: 'Send the request body as JSON (Content-Type: application/json).',
+  notJson: 'Send Content-Type: application/json (the body may be empty for /visitor)',
   tooLarge: 'The request is too large.',
   badJson: 'The request body is not valid JSON.',
   bodyUnreadable: 'The request body could not be read completely. Please try again.',
@@ -56,3 +56,14 @@ export const TEXT = {
   upstreamConfig: 'The chat service is not set up correctly. The site owner has been told; please try again later.',
   internal: 'Something went wrong on this server. Please try again.',
 } as const;
+
+/**
+ * The answer to the base path itself (`/chatbot`, `/chatbot/`): `npm start` prints that address,
+ * so whoever opens it learns what runs there instead of seeing an error about the address.
+ */
+export function handlerIndex(basePath: string): string {
+  return (
+    `This is the chatbot signing handler. The widget calls POST ${basePath}/visitor, POST ${basePath}/message, ` +
+    `GET ${basePath}/sessions, GET ${basePath}/messages.`
+  );
+}

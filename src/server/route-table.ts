@@ -5,7 +5,7 @@
  * path is written from fixed text plus those ids.
  */
 import { ID_PATTERN } from './options.js';
-import { refuse, TEXT } from './responses.js';
+import { handlerIndex, refuse, TEXT } from './responses.js';
 
 export type RouteName =
   | 'visitor'
@@ -42,6 +42,8 @@ const SAFE_PATH = /^[A-Za-z0-9_\-/]*$/;
 export function matchRoute(pathname: string, basePath: string): MatchedRoute {
   if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) refuse(404, TEXT.notFound);
   const rest = pathname.slice(basePath.length);
+  // The base path alone is not a route, but a person may open it (npm start prints it): say what is here.
+  if (rest === '' || rest === '/') refuse(404, handlerIndex(basePath));
   if (!SAFE_PATH.test(rest)) refuse(400, TEXT.badPath);
   const segments = rest.split('/').slice(1);
   if (segments.some((segment) => segment === '')) refuse(400, TEXT.badPath);

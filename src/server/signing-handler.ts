@@ -12,6 +12,7 @@ import { resolveOptions, type HandlerContext, type SigningHandlerOptions } from 
 import { failure, HandlerAnswer, TEXT } from './responses.js';
 import type { RouteContext } from './route-context.js';
 import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './route-table.js';
+import { RefusedOriginLog } from './refused-origins.js';
 import { message, messages, send, sessions, visitor } from './visitor-routes.js';
 import { visitorKey } from './visitor-token.js';
 
@@ -56,6 +57,8 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
   const resolved = resolveOptions(options);
   let key: Promise<string> | undefined;
   const visitorKeyOnce = () => (key ??= visitorKey(resolved.apiSecret, resolved.visitorTokenSecret));
+  const refusedOrigins = new RefusedOriginLog(resolved.logger);
+  const onRefused = (origin: string) => refusedOrigins.note(origin);
 
   return async function signingHandler(request: Request, context?: HandlerContext): Promise<Response> {
     let url: URL;
@@ -72,11 +75,11 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
     try {
       route = matchRoute(rawPath ?? url.pathname, resolved.basePath);
       if (request.method === 'OPTIONS') {
-        const headers = preflight(request, url, resolved.allowedOrigins, !!resolved.identify);
+        const headers = preflight(request, url, resolved.allowedOrigins, !!resolved.identify, onRefused);
         return new Response(null, { status: 204, headers: { ...headers, 'Cache-Control': 'no-store' } });
       }
       if (request.method !== route.method) return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.method}, OPTIONS` });
-      enforceBrowserRules(request, url, resolved.allowedOrigins);
+      enforceBrowserRules(request, url, resolved.allowedOrigins, onRefused);
       const ctx: RouteContext = { request, url, route, options: resolved, context, visitorKey: visitorKeyOnce() };
       const answer = route.admin ? await admin(ctx) : await VISITOR_ROUTES[route.name]!(ctx);
       return withHeaders(answer, cors);

@@ -46,6 +46,10 @@ test('bad values are refused with the variable named', () => {
     () => readStartConfig({ CHATBOT_API_BASE_URL: 'https://chat.example.com/v1', CHATBOT_API_KEY: 'k', CHATBOT_API_SECRET: 's', CHATBOT_ID: 'b' }),
     /CHATBOT_API_BASE_URL must be an http\(s\) URL ending in \/api/,
   );
+  assert.throws(
+    () => readStartConfig({ CHATBOT_API_BASE_URL: 'https://chat.example.com/api', CHATBOT_API_KEY: 'k', CHATBOT_API_SECRET: 's', CHATBOT_ID: 'bad/id' }),
+    /CHATBOT_ID must be 1–128 letters, digits/,
+  );
   assert.throws(() => readStartConfig({ CHATBOT_ALLOWED_ORIGINS: 'https://shop.example.com/path' }), /exact origins/);
   assert.throws(() => readStartConfig({ CHATBOT_ALLOWED_ORIGINS: '*' }), /exact origins/);
   assert.throws(() => readStartConfig({ CHATBOT_ADMIN_TOKEN: 'short' }), /CHATBOT_ADMIN_TOKEN must be at least 16 characters/);

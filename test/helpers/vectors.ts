@@ -1,5 +1,6 @@
-// Loads the known answers of ../shared/signature-vectors.json (computed by an independent
-// implementation). The file lives beside the repository, as on every developer machine and CI.
+// The known answers of signature-vectors.json, computed by an independent implementation.
+// The project keeps a copy in test/fixtures so a clone tests on its own; where the shared
+// original sits beside the repository (developer machines, CI), the copy must still equal it.
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -13,9 +14,11 @@ export interface SignatureVector {
   signature: string;
 }
 
-const vectorFile = fileURLToPath(new URL('../../../shared/signature-vectors.json', import.meta.url));
+export const vectorCopy = fileURLToPath(new URL('../fixtures/signature-vectors.json', import.meta.url));
+export const sharedVectors = fileURLToPath(new URL('../../../shared/signature-vectors.json', import.meta.url));
 
-export function loadVectors(): SignatureVector[] {
-  if (!existsSync(vectorFile)) throw new Error(`signature vectors not found at ${vectorFile}`);
-  return JSON.parse(readFileSync(vectorFile, 'utf8')).vectors;
+export function loadVectors(file: string = vectorCopy): SignatureVector[] {
+  return JSON.parse(readFileSync(file, 'utf8')).vectors;
 }
+
+export const hasSharedVectors = existsSync(sharedVectors);

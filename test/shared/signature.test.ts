@@ -2,13 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sign, stringToSign, timingSafeEqual, verifySignature, toBase64Url, fromBase64Url, unixSeconds } from '../../src/shared/signature.js';
 import { buildQuery } from '../../src/shared/query.js';
-import { loadVectors } from '../helpers/vectors.js';
+import { loadVectors, hasSharedVectors, sharedVectors } from '../helpers/vectors.js';
 import { independentSignature } from '../helpers/independent-signer.js';
 
 const vectors = loadVectors();
 
 test('there are vectors to check', () => {
   assert.ok(vectors.length >= 7);
+});
+
+test('the project copy of the vectors equals the shared original', { skip: hasSharedVectors ? false : `no ${sharedVectors} beside this clone: the project copy is used alone` }, () => {
+  assert.deepEqual(vectors, loadVectors(sharedVectors));
 });
 
 for (const v of vectors) {
