@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ChatbotClient } from '../client/chatbot-client.js';
 import { ChatbotError } from '../client/errors/chatbot-error.js';
 import { ChatbotHttpError } from '../client/errors/chatbot-http-error.js';
+import { schemeHint } from '../client/signed-request.js';
 import { formatUsageTable } from './usage-table.js';
 
 /** Where the command writes; injectable so it can run in-process too. */
@@ -34,7 +35,7 @@ Commands:
   sessions [--user ID] [--page N] [--page-size N]
 
 Credentials (flags override the environment):
-  --base-url URL     CHATBOT_API_BASE_URL   the API base URL, ending in /api
+  --base-url URL     CHATBOT_API_BASE_URL   the API base URL, ending in /api (http://localhost:8080/api)
   --api-key KEY      CHATBOT_API_KEY        pk_…
   --api-secret S     CHATBOT_API_SECRET     sk_… (prefer the environment: flags show up in process lists)
   --chatbot-id ID    CHATBOT_ID
@@ -104,11 +105,14 @@ export async function runChatbotApi(
     const credentials = readCredentials(values, env);
     const timeoutMs = values.timeout === undefined ? undefined : positiveInteger('--timeout', values.timeout as string);
     const request = buildCall(command, values, positionals);
+    const baseUrlSource = values['base-url'] === undefined ? 'CHATBOT_API_BASE_URL' : '--base-url';
+    checkBaseUrl(credentials.baseUrl, baseUrlSource);
     let client: ChatbotClient;
     try {
       client = new ChatbotClient({ ...credentials, timeoutMs, fetch: fetchImpl });
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^ChatbotClient: /, ''));
+      // Name what the user set, not the client's option.
+      throw new UsageError((error as Error).message.replace(/^ChatbotClient: /, '').replace(/^baseUrl\b/, baseUrlSource));
     }
     try {
       const envelope = await request(client);
@@ -171,6 +175,35 @@ function readCredentials(values: Values, env: Record<string, string | undefined>
   }
   if (missing.length) throw new UsageError(`missing ${missing.length === 1 ? 'credential' : 'credentials'}: ${missing.join(', ')}`);
   return found as Record<(typeof CREDENTIALS)[number]['option'], string>;
+}
+
+const BASE_URL_EXAMPLE = 'http://localhost:8080/api';
+
+/**
+ * The base URL's two common slips, caught before any request: no scheme (`localhost:8080/api`,
+ * which a URL parser reads as the scheme "localhost:"), and a path without the `/api` suffix
+ * every route lives under (the upstream answers 404 to everything then). `source` is what the
+ * user set: the variable or the flag.
+ */
+function checkBaseUrl(value: string, source: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`${source} must be an absolute http(s) URL ending in /api, e.g. ${BASE_URL_EXAMPLE}; got "${value}"${schemeHint(value)}`);
+  }
+  if (url.username || url.password) {
+    // Not echoed: the value holds a password.
+    throw new UsageError(`${source} must not contain a user name or password; the key and secret go in CHATBOT_API_KEY and CHATBOT_API_SECRET`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith('/api')) {
+    const suggestion = path === '' && !url.search && !url.hash ? `; did you mean "${url.origin}/api"?` : '';
+    throw new UsageError(`${source} must end in /api, e.g. ${BASE_URL_EXAMPLE}; got "${value}"${suggestion}`);
+  }
 }
 
 type Call = (client: ChatbotClient) => Promise<unknown>;

@@ -7,6 +7,15 @@
 import { createEmulator, ConfigError, loadConfig, SeedError, type ChatbotConfig, type ReplySource } from '../emulator/index.js';
 import { createReplySourceFromEnv } from '../emulator/replies/index.js';
 import { dailyLimitOf } from '../emulator/config.js';
+import { existsSync } from 'node:fs';
+
+/** better-sqlite3's name for a database that lives only as long as the process. */
+const IN_MEMORY = ':memory:';
+
+/** `1 message`, `10,000 messages`. */
+function messages(count: number): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? 'message' : 'messages'}`;
+}
 
 const USAGE = `Usage: chatbot-emulator [flags]
 
@@ -16,10 +25,14 @@ Flags:
   --port N         port to listen on (default 8787; 0 picks a free one)
   --host H         address to listen on (default 127.0.0.1)
   --config FILE    chatbots and their keys: { "chatbots": [ { "id", "apiKey", "apiSecret", "tier", "dailyLimit"? } ] }
-                   (default: one demo chatbot; its key and secret are printed and kept in the database)
+                   (default: one demo chatbot; its key and secret are printed, and kept in the
+                   database file so they stay the same across restarts; with :memory: they are new each run)
   --db PATH        SQLite database file, or :memory: to keep nothing (default .data/emulator.sqlite)
-  --seed FILE      import messages from JSON Lines before listening (the whole file is checked first)
-  --demo-data N    generate N realistic messages over the last 18 months before listening
+  --seed FILE      import messages from JSON Lines before listening (the whole file is checked first);
+                   adds to what the database holds
+  --demo-data N    generate N realistic messages over the last 18 months before listening. It adds:
+                   every start with it adds N more to the same database. For a clean demo, use a
+                   fresh --db (or --db :memory:)
   -h, --help       show this help
 
 Replies come from a knowledge base of the project's docs; set CHATBOT_EMULATOR_OPENAI_BASE_URL,
@@ -111,6 +124,10 @@ async function main(): Promise<void> {
     fail((error as Error).message, 2);
   }
 
+  const inMemory = flags.db === IN_MEMORY;
+  // Known before opening (which creates the file): whether data from earlier runs is in there.
+  const existingDb = !inMemory && existsSync(flags.db);
+
   let emulator;
   try {
     emulator = createEmulator({ db: flags.db, replySource, ...(chatbots ? { chatbots } : {}) });
@@ -122,12 +139,20 @@ async function main(): Promise<void> {
     if (flags.seed) {
       const started = performance.now();
       const { imported } = await emulator.importSeed(flags.seed);
-      console.log(`Imported ${imported} messages from ${flags.seed} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`Imported ${messages(imported)} from ${flags.seed} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     if (flags.demoData > 0) {
       const started = performance.now();
       const { generated } = await emulator.generateDemoData(flags.demoData);
-      console.log(`Generated ${generated} demo messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      // --demo-data adds on every start; on a database from an earlier run, say so, since the
+      // listings now hold more than N.
+      console.log(
+        existingDb
+          ? `Added ${generated.toLocaleString('en')} demo ${generated === 1 ? 'message' : 'messages'} to the existing database ${flags.db} in ${seconds} s ` +
+              '(every --demo-data start adds more; use a fresh --db for a clean demo)'
+          : `Generated ${generated.toLocaleString('en')} demo ${generated === 1 ? 'message' : 'messages'} in ${seconds} s`,
+      );
     }
   } catch (error) {
     emulator.close();
@@ -151,16 +176,18 @@ async function main(): Promise<void> {
 
   const lines = [
     `chatbot-emulator listening on ${server.url}`,
-    `  database  ${flags.db}`,
+    `  database  ${inMemory ? `${IN_MEMORY} (in memory: nothing is kept after exit)` : flags.db}`,
     `  replies   ${replySource.name}`,
   ];
-  for (const bot of emulator.chatbots) lines.push(`  chatbot   ${bot.id} (${bot.tier}, ${dailyLimitOf(bot)} messages a UTC day)`);
+  for (const bot of emulator.chatbots) lines.push(`  chatbot   ${bot.id} (${bot.tier}, ${messages(dailyLimitOf(bot))} a UTC day)`);
   if (!flags.config) {
     // A local development emulator: its generated demo credentials are meant to be copied.
     const bot = emulator.chatbots[0]!;
     lines.push(
       `  API key   ${bot.apiKey}`,
-      `  secret    ${bot.apiSecret}   (generated for this database; kept across restarts)`,
+      inMemory
+        ? `  secret    ${bot.apiSecret}   (generated for this run: with --db ${IN_MEMORY}, the next start has new credentials)`
+        : `  secret    ${bot.apiSecret}   (stored in ${flags.db}: the same on every start with this database)`,
       '',
       'Use it from a shell:',
       `  export CHATBOT_API_BASE_URL=${server.url}`,

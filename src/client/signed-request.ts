@@ -33,18 +33,28 @@ export interface ApiBase {
  * or leak: another scheme, a query or fragment, credentials inside the URL.
  */
 export function parseBaseUrl(baseUrl: string | URL): ApiBase {
+  const text = String(baseUrl);
+  const notHttp = () => new TypeError(`baseUrl must be an absolute http(s) URL such as https://host/api, got "${text}"${schemeHint(text)}`);
   let url: URL;
   try {
-    url = new URL(String(baseUrl));
+    url = new URL(text);
   } catch {
-    throw new TypeError(`baseUrl must be an absolute http(s) URL such as https://host/api, got "${String(baseUrl)}"`);
+    throw notHttp();
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`baseUrl must use http or https, got "${url.protocol}"`);
-  }
+  // `localhost:8080/api` parses, as the scheme "localhost:": name the whole value, not that.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw notHttp();
   if (url.username || url.password) throw new TypeError('baseUrl must not contain credentials; pass apiKey and apiSecret instead');
   if (url.search || url.hash) throw new TypeError('baseUrl must not have a query or fragment; it ends in /api');
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * `; did you mean "http://localhost:8080/api"?` for a value that looks like a host and port typed
+ * without its scheme, else ''.
+ */
+export function schemeHint(text: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return '';
+  return /^[\w.-]+(:\d+)?(\/|$)/.test(text) || /^\[[0-9a-f:.]+\](:\d+)?(\/|$)/i.test(text) ? `; did you mean "http://${text}"?` : '';
 }
 
 /**

@@ -50,7 +50,13 @@ export const apiErrors = {
   forbidden: () => refuse(403, 'The API key has no access to this chatbot.'),
   chatbotNotFound: () => refuse(404, 'Chatbot not found.'),
   messageNotFound: () => refuse(404, 'Message not found.'),
-  routeNotFound: () => refuse(404, 'No such endpoint. See api-spec.md §4 for the routes under /Dev/{chatbotId}/.'),
+  /** Names the routes that exist: the reader may have no copy of the API's documentation at hand. */
+  routeNotFound: (basePath: string) =>
+    refuse(
+      404,
+      `No such endpoint. Routes are under ${basePath}/Dev/{chatbotId}/: message (POST), messages, messages/{messageId}, ` +
+        'messages/count, messages/count-by-month, users, sessions (GET).',
+    ),
   methodNotAllowed: (allowed: string) => refuse(405, `Method not allowed here; use ${allowed}.`, { Allow: allowed }),
   payloadTooLarge: (limit: number) => refuse(413, `The request body is larger than ${limit} bytes.`),
   unsupportedMediaType: () => refuse(415, 'The request body must be JSON, sent with Content-Type: application/json.'),

@@ -122,7 +122,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     if (!(target === basePath || target.startsWith(`${basePath}/`) || target.startsWith(`${basePath}?`))) {
-      const error = apiErrors.routeNotFound();
+      const error = apiErrors.routeNotFound(basePath);
       writeJson(res, error.status, error.body);
       return;
     }

@@ -60,7 +60,7 @@ export async function handleRequest(ctx: EmulatorContext, req: IncomingMessage, 
 
     // 1. Route.
     const route = matchRoute(path, ctx.basePath);
-    if (!route) throw apiErrors.routeNotFound();
+    if (!route) throw apiErrors.routeNotFound(ctx.basePath);
     if (req.method !== route.method) throw apiErrors.methodNotAllowed(route.method);
 
     // 2. Body, capped: it is part of what is signed.

@@ -97,8 +97,13 @@ export function readDate(query: Query, name: string, errors: FieldErrors): numbe
   }
   const ms = parseIsoDate(text);
   if (ms === undefined) {
+    // `+` in a query value means a space, so an offset sent raw (`T12:00:00+02:00`) arrives as
+    // `T12:00:00 02:00`. Only then is the encoding the likely cause, and worth naming; clients
+    // that encode their values (chatbot-api, ChatbotClient) never see the hint.
+    const rawPlus = / \d{2}:?\d{2}$/.test(text) && parseIsoDate(text.replace(/ (\d{2}:?\d{2})$/, '+$1')) !== undefined;
     (errors[name] ??= []).push(
-      `The value '${text}' is not a valid ISO 8601 date for ${name} (e.g. 2025-03-01 or 2025-03-01T12:00:00Z; send '+' as %2B).`,
+      `The value '${text}' is not a valid ISO 8601 date for ${name} (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)` +
+        (rawPlus ? `; a '+' in a query value means a space, so send the offset's '+' as %2B.` : '.'),
     );
   }
   return ms;

@@ -28,8 +28,13 @@ export interface ChatbotReplyDetail {
   localId: string;
 }
 
-/** What kind of failure a `chatbot-error` reports. */
-export type ChatbotErrorKind = 'offline' | 'timeout' | 'rate-limited' | 'server' | 'rejected' | 'identity';
+/**
+ * What kind of failure a `chatbot-error` reports. `offline`: no answer and the browser has no
+ * connection (`navigator.onLine` false). `unreachable`: no answer although the browser is online:
+ * the handler is down, `endpoint` is wrong, or the page's origin is not in the handler's
+ * `allowedOrigins` (the browser then withholds the answer).
+ */
+export type ChatbotErrorKind = 'offline' | 'unreachable' | 'timeout' | 'rate-limited' | 'server' | 'rejected' | 'identity';
 
 /** `chatbot-error`: a request failed; `message` is the text shown in the `error` part. */
 export interface ChatbotErrorDetail {

@@ -38,7 +38,10 @@ export interface WidgetStrings {
   loadOlder: string;
   loading: string;
   dismiss: string;
+  /** No answer and the browser says it is offline. */
   errorOffline: string;
+  /** No answer although the browser is online: the service is down or refuses this site. */
+  errorUnreachable: string;
   errorTimeout: string;
   /** `{seconds}` is the wait the server asked for. */
   errorRateLimited: string;
@@ -82,6 +85,7 @@ export const defaultStrings: WidgetStrings = {
   loading: 'Loading…',
   dismiss: 'Dismiss',
   errorOffline: 'You seem to be offline. Your message is kept and can be sent again.',
+  errorUnreachable: "The chat service can't be reached right now. Please try again later.",
   errorTimeout: 'The chat service took too long to answer. Please try again.',
   errorRateLimited: 'Too many messages at once. Please try again in {seconds} seconds.',
   errorServer: 'The chat service is not available right now. Please try again in a moment.',

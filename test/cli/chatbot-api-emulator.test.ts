@@ -77,7 +77,12 @@ test('a conversation sent and read back through chatbot-api, then the quota refu
   const refused = await cli(['send', 'a third one', '--user', user, '--name', 'Zoë']);
   assert.equal(refused.code, 1);
   assert.equal(JSON.parse(refused.stdout).data, null);
-  assert.match(refused.stderr, /^chatbot-api: Chatbot API answered 429 Too Many Requests: .+ \(retry in \d+ s\)\n$/);
+  // The wait until the quota resets at UTC midnight, for a person: hours and minutes with the
+  // reset time, or (in the last hour of the UTC day) minutes and seconds; never thousands of seconds.
+  assert.match(
+    refused.stderr,
+    /^chatbot-api: Chatbot API answered 429 Too Many Requests: .+ \(retry in (\d{1,2} h( \d{1,2} min)?, at \d{4}-\d\d-\d\d 00:00 UTC|\d{1,2} min( \d{1,2} s)?|\d{1,2} s)\)\n$/,
+  );
 });
 
 test('emulator errors come back as exit 1 with the envelope or validation body on stdout', async () => {
@@ -89,7 +94,18 @@ test('emulator errors come back as exit 1 with the envelope or validation body o
   const badDate = await cli(['usage', '--from', 'yesterday', '--to', '2025-01-01']);
   assert.equal(badDate.code, 1);
   assert.ok(JSON.parse(badDate.stdout).errors.from, badDate.stdout);
-  assert.match(badDate.stderr, /^chatbot-api: Chatbot API answered 400 Bad Request: .*from: /);
+  // One natural line: no generic title, no ".;", no hint about encoding '+' (the command does that).
+  assert.equal(
+    badDate.stderr,
+    "chatbot-api: The chatbot API refused the request: from: The value 'yesterday' is not a valid ISO 8601 date for from (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)\n",
+  );
+  const twoBad = await cli(['count', '--from', '2025-13-01T10:00:00+02:00', '--to', 'soon']);
+  assert.equal(twoBad.code, 1);
+  assert.equal(
+    twoBad.stderr,
+    "chatbot-api: The chatbot API refused the request: from: The value '2025-13-01T10:00:00+02:00' is not a valid ISO 8601 date for from " +
+      "(e.g. 2026-01-31 or 2026-01-31T12:00:00Z); to: The value 'soon' is not a valid ISO 8601 date for to (e.g. 2026-01-31 or 2026-01-31T12:00:00Z)\n",
+  );
 
   const missing = await cli(['message', 'no-such-message']);
   assert.equal(missing.code, 1);

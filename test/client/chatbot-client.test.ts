@@ -201,7 +201,8 @@ test('the constructor names what is missing or malformed', () => {
   assert.throws(() => new ChatbotClient({ ...base, apiKey: undefined as unknown as string }), /option "apiKey" is missing/);
   assert.throws(() => new ChatbotClient({ ...base, chatbotId: '' }), /option "chatbotId" is missing/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: '' }), /option "baseUrl" is missing/);
-  assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'localhost:8787/api' }), /http or https/);
+  assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'localhost:8787/api' }), /absolute http\(s\) URL .*got "localhost:8787\/api"; did you mean "http:\/\/localhost:8787\/api"\?/);
+  assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'ftp://host/api' }), /absolute http\(s\) URL such as https:\/\/host\/api, got "ftp:\/\/host\/api"$/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'not a url' }), /absolute http\(s\) URL/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'http://u:p@host/api' }), /must not contain credentials/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'http://host/api?x=1' }), /query or fragment/);

@@ -14,6 +14,7 @@ import {
   type ChatbotClientOptions,
 } from '../../src/client/index.js';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
+import { createEmulator } from '../../src/emulator/index.js';
 
 let upstream: VerifyingUpstream;
 before(async () => {
@@ -61,10 +62,21 @@ test('a 400 validation body gives the errors map, the problem and a one-line mes
   assert.deepEqual(error.body, problem);
   assert.equal(error.envelope, null);
   assert.equal(error.upstreamMessage, problem.title);
+  // Reads as a sentence: no generic title, no ".;" between fields.
   assert.equal(
     error.message,
-    'Chatbot API answered 400 Bad Request: One or more validation errors occurred.; user.name: The name field is required.; message.content: Too long. Must not be empty.',
+    'The chatbot API refused the request: user.name: The name field is required; message.content: Too long. Must not be empty',
   );
+});
+
+test('a validation body about the whole body, or without fields, still reads as one natural line', async () => {
+  const problem = (errors: Record<string, string[]>) => ({ type: 'about:blank', title: 'One or more validation errors occurred.', status: 400, errors, traceId: 't' });
+  upstream.script({ status: 400, body: problem({ $: ['The request body is not valid JSON.'] }) });
+  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request: The request body is not valid JSON');
+  upstream.script({ status: 400, body: problem({}) });
+  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request: One or more validation errors occurred.');
+  upstream.script({ status: 422, body: problem({ from: ['Bad.'] }) });
+  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request (422 Unprocessable Entity): from: Bad');
 });
 
 test('a 429 on a send is not retried and carries the quota figures and the wait until reset', async () => {
@@ -82,7 +94,55 @@ test('a 429 on a send is not retried and carries the quota figures and the wait 
   assert.equal(error.status, 429);
   assert.deepEqual(error.rateLimit, { limit: 100, remaining: 0, reset, resetAt: new Date(reset * 1000) });
   assert.equal(error.retryAfterSeconds, 3600);
-  assert.equal(error.message, 'Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 3600 s)');
+  // A wait of an hour or more reads in hours and minutes, and as the reset time in UTC.
+  const resetMinute = new Date(Math.ceil((reset * 1000) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+  assert.equal(error.message, `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 1 h, at ${resetMinute} UTC)`);
+});
+
+test('a 429 a whole working day before the reset says "9 h 57 min", a short one seconds', async () => {
+  // The client's clock signs too, so it stays the real one; the reset is 35,797 s after it.
+  const now = Date.now();
+  const reset = Math.floor(now / 1000) + 35797;
+  upstream.script({
+    status: 429,
+    headers: { 'X-RateLimit-Limit': '100', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset) },
+    body: { data: null, error: 'Daily message quota exceeded' },
+  });
+  const daily = await failure(send(client({ now: () => now, retry: false })));
+  assert.ok(daily instanceof ChatbotHttpError);
+  assert.equal(daily.retryAfterSeconds, 35797);
+  const resetMinute = new Date(Math.ceil((reset * 1000) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+  assert.equal(daily.message, `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 9 h 57 min, at ${resetMinute} UTC)`);
+
+  upstream.script({ status: 429, headers: { 'Retry-After': '42' }, body: { data: null, error: 'Slow down' } });
+  const short = await failure(send(client({ retry: false })));
+  assert.equal((short as Error).message, 'Chatbot API answered 429 Too Many Requests: Slow down (retry in 42 s)');
+});
+
+test('a 404 from a base URL without the /api suffix says so; a 404 of a real route does not', async () => {
+  // The real emulator, on loopback: it answers any path outside /api with a 404 envelope.
+  const emulator = createEmulator({ db: ':memory:', chatbots: [{ id: 'bot_test', apiKey: 'pk_e', apiSecret: 'sk_e', tier: 'free' }] });
+  const server = await emulator.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const options = { apiKey: 'pk_e', apiSecret: 'sk_e', chatbotId: 'bot_test', retry: false as const };
+    const noSuffix = await failure(new ChatbotClient({ ...options, baseUrl: new URL(server.url).origin }).listUsers());
+    assert.ok(noSuffix instanceof ChatbotHttpError);
+    assert.equal(noSuffix.status, 404);
+    assert.match(noSuffix.message, /^Chatbot API answered 404 Not Found: .+ \(the base URL should end in \/api, e.g\. http:\/\/localhost:8080\/api\)$/);
+
+    const missing = await failure(new ChatbotClient({ ...options, baseUrl: server.url }).getMessage('nope'));
+    assert.equal((missing as Error).message, 'Chatbot API answered 404 Not Found: Message not found.');
+  } finally {
+    await server.close();
+    emulator.close();
+  }
+});
+
+test('a base URL without a scheme is refused naming the whole value, with the likely fix', () => {
+  assert.throws(
+    () => client({ baseUrl: 'localhost:8099/api' }),
+    { name: 'TypeError', message: 'baseUrl must be an absolute http(s) URL such as https://host/api, got "localhost:8099/api"; did you mean "http://localhost:8099/api"?' },
+  );
 });
 
 test('a 5xx without a JSON body is an HTTP error that says so', async () => {

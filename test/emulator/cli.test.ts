@@ -50,6 +50,8 @@ test('--help prints the flags and exits 0', () => {
   const res = runToEnd(['--help']);
   assert.equal(res.status, 0);
   for (const flag of ['--port', '--host', '--config', '--db', '--seed', '--demo-data']) assert.ok(res.stdout.includes(flag), flag);
+  // --demo-data adds on every start: the help says so, and how to get a clean demo.
+  assert.match(res.stdout, /--demo-data N[^]*It adds:\s+every start with it adds N more to the same database[^]*fresh --db/);
 });
 
 test('bad flags are one line on stderr and exit 2', () => {
@@ -91,18 +93,53 @@ test('starts, prints URL and demo credentials, serves signed requests, keeps the
   });
   assert.equal(res.status, 200);
   assert.equal(res.body.totalItems, 50);
+  assert.match(first.banner, /^Generated 50 demo messages in [\d.]+ s$/m);
+  assert.ok(first.banner.includes(`  secret    ${secret}   (stored in ${db}: the same on every start with this database)`), first.banner);
   assert.equal(await first.stop(), 0, 'graceful exit on SIGTERM');
 
-  const second = await start(['--db', db]);
+  // --demo-data again on the same database adds to it, and the banner says so.
+  const second = await start(['--db', db, '--demo-data', '1']);
   assert.ok(second.banner.includes(`export CHATBOT_API_SECRET=${secret}`), 'same secret on the same database');
+  const added = second.banner.split('\n').find((line) => line.startsWith('Added '));
+  assert.ok(added?.startsWith(`Added 1 demo message to the existing database ${db} in `), second.banner);
+  assert.ok(added?.endsWith(' s (every --demo-data start adds more; use a fresh --db for a clean demo)'), added);
+  const port2 = Number(new URL(/listening on (http:\/\/\S+\/api)/.exec(second.banner)![1]!).port);
+  const ts2 = Math.floor(Date.now() / 1000);
+  const again = await rawRequest(port2, {
+    method: 'GET',
+    path,
+    headers: { 'X-API-Key': key, 'X-Timestamp': String(ts2), 'X-Signature': independentSignature(secret, 'GET', path, '', ts2) },
+  });
+  assert.equal(again.body.totalItems, 51);
   assert.equal(await second.stop(), 0);
+});
+
+test('with --db :memory:, the banner says the demo credentials and data last only this run', async () => {
+  const run = await start(['--db', ':memory:']);
+  const secret = /export CHATBOT_API_SECRET=(\S+)/.exec(run.banner)![1]!;
+  assert.ok(run.banner.includes(`  secret    ${secret}   (generated for this run: with --db :memory:, the next start has new credentials)`), run.banner);
+  assert.match(run.banner, /^  database  :memory: \(in memory: nothing is kept after exit\)$/m);
+  assert.doesNotMatch(run.banner, /kept across restarts|the same on every start/);
+  assert.equal(await run.stop(), 0);
 });
 
 test('with --config, the configured chatbots are served and no secret is printed', async () => {
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ chatbots: [{ id: 'bot_cfg', apiKey: 'pk_cfg', apiSecret: 'sk_cfg_secret', tier: 'free' }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      chatbots: [
+        { id: 'bot_cfg', apiKey: 'pk_cfg', apiSecret: 'sk_cfg_secret', tier: 'free' },
+        { id: 'bot_one', apiKey: 'pk_one', apiSecret: 'sk_one_secret', tier: 'enterprise', dailyLimit: 1 },
+        { id: 'bot_big', apiKey: 'pk_big', apiSecret: 'sk_big_secret', tier: 'premium' },
+      ],
+    }),
+  );
   const run = await start(['--db', ':memory:', '--config', config]);
   assert.match(run.banner, /chatbot\s+bot_cfg \(free, 100 messages a UTC day\)/);
+  assert.match(run.banner, /chatbot\s+bot_one \(enterprise, 1 message a UTC day\)/);
+  assert.match(run.banner, /chatbot\s+bot_big \(premium, 10,000 messages a UTC day\)/);
+  assert.ok(!run.banner.includes('sk_one_secret') && !run.banner.includes('sk_big_secret'));
   assert.ok(!run.banner.includes('sk_cfg_secret'));
   assert.equal(await run.stop(), 0);
 });

@@ -267,6 +267,22 @@ test('+ in a query value means a space', async () => {
   assert.equal(encoded.body.totalItems, 2);
 });
 
+test("a bad date's message gives examples, and names %2B only when a raw '+' became a space", async () => {
+  const message = async (query: string) => (await get(`/Dev/bot_a/messages/count?${query}&to=2026-01-01`)).body.errors.from as string[];
+  assert.deepEqual(await message('from=yesterday'), [
+    "The value 'yesterday' is not a valid ISO 8601 date for from (e.g. 2026-01-31 or 2026-01-31T12:00:00Z).",
+  ]);
+  // Encoded as clients like chatbot-api do: the '+' arrived, so the hint would be noise.
+  assert.deepEqual(await message('from=2025-13-01T10:00:00%2B02:00'), [
+    "The value '2025-13-01T10:00:00+02:00' is not a valid ISO 8601 date for from (e.g. 2026-01-31 or 2026-01-31T12:00:00Z).",
+  ]);
+  // Sent raw: the offset's '+' decoded to a space, and the message says why.
+  assert.deepEqual(await message('from=2025-01-01T10:00:00+02:00'), [
+    "The value '2025-01-01T10:00:00 02:00' is not a valid ISO 8601 date for from (e.g. 2026-01-31 or 2026-01-31T12:00:00Z); " +
+      "a '+' in a query value means a space, so send the offset's '+' as %2B.",
+  ]);
+});
+
 test('page size at its bounds, 1 and 100, is accepted', async () => {
   assert.equal((await get('/Dev/bot_a/messages?pageSize=1')).body.totalPages, 9);
   assert.equal((await get('/Dev/bot_a/messages?pageSize=100')).status, 200);

@@ -112,6 +112,13 @@ test('unknown routes are 404 envelopes, before any authentication', async () => 
     assert.equal(res.status, 404, path);
     assert.deepEqual(keysOf(res.body), ENVELOPE_KEYS, path);
     assert.equal(res.body.data, null);
+    // The body lists the routes that exist, rather than pointing at a document the caller may not have.
+    assert.equal(
+      res.body.error,
+      'No such endpoint. Routes are under /api/Dev/{chatbotId}/: message (POST), messages, messages/{messageId}, ' +
+        'messages/count, messages/count-by-month, users, sessions (GET).',
+      path,
+    );
   }
 });
 

@@ -4,6 +4,7 @@
 import type { ChatbotErrorDetail } from '../../src/widget/index.js';
 import {
   assert,
+  browserOnline,
   bubbleTexts,
   equal,
   freshNamespace,
@@ -18,7 +19,10 @@ import {
   waitForReplies,
 } from './support/helpers.js';
 
-afterEach(() => unmountAll());
+afterEach(() => {
+  unmountAll();
+  browserOnline(true);
+});
 
 describe('<chatbot-widget> outbox', () => {
   it('shows an offline send as failed, in words, keeps it across a reload, and sends it on Retry', async () => {
@@ -30,6 +34,7 @@ describe('<chatbot-widget> outbox', () => {
     first.el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
 
     await network(namespace, 'down');
+    browserOnline(false);
     await first.el.send('sent while offline');
     const failed = await waitFor(() => part(first.el, 'message-failed'), 'a failed bubble');
     assert(failed.textContent!.includes('sent while offline'));
@@ -44,6 +49,7 @@ describe('<chatbot-widget> outbox', () => {
     assert(restored.textContent!.includes('sent while offline'));
 
     await network(namespace, 'up');
+    browserOnline(true);
     (part(second.el, 'retry-button') as HTMLButtonElement).click();
     await waitFor(() => !part(second.el, 'message-failed') && !part(second.el, 'message-pending'), 'the retried send');
     await waitFor(() => bubbleTexts(second.el, 'message-bot').includes('You said: sent while offline'), 'its reply');
@@ -63,7 +69,8 @@ describe('<chatbot-widget> outbox', () => {
     const errors: ChatbotErrorDetail[] = [];
     el.addEventListener('chatbot-error', (e) => errors.push(e.detail));
     await waitFor(() => part(el, 'message-failed'), 'the failed bubble');
-    equal(errors[0]?.kind, 'offline', 'a lost answer reads as a lost connection');
+    // The browser is online: the service could not be reached (not "you are offline").
+    equal(errors[0]?.kind, 'unreachable', 'a lost answer reads as a lost connection to the service');
     await network(namespace, 'up');
     (part(el, 'retry-button') as HTMLButtonElement).click();
     await waitFor(() => !part(el, 'message-failed') && !part(el, 'message-pending'), 'the retry to settle');

@@ -1,6 +1,7 @@
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import type { RateLimitInfo } from '../rate-limit.js';
 import { ChatbotError } from './chatbot-error.js';
+import { formatUtcMinute, formatWait } from '../wait-text.js';
 
 /** What the client learned from an error answer. */
 export interface ChatbotHttpErrorDetails {
@@ -17,8 +18,10 @@ export interface ChatbotHttpErrorDetails {
  * The upstream answered, and the answer is an error: a status outside 2xx, or (because the
  * spec leaves the status of some failures open) an envelope whose `error` is set.
  *
- * `message` is one line: the status and the upstream's own words (the envelope `error`, or the
- * validation title followed by each field's messages).
+ * `message` is one line: the status and the upstream's own words (the envelope `error`), or for
+ * a validation body `The chatbot API refused the request: field: message; field: message`.
+ * Waits read as `retry in 9 h 57 min, at 2026-02-01 00:00 UTC`; a 404 on a base URL that does
+ * not end in `/api` says so.
  *
  * @example
  * try {
@@ -93,22 +96,58 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** `from: The value … is not valid; to: …`: each field once, its messages run together. */
+function describeFields(errors: Record<string, string[]>): string[] {
+  return Object.entries(errors).map(([field, messages]) => {
+    // A closing full stop would read ".;" before the next field.
+    const text = oneLine(messages.join(' ')).replace(/\.$/, '');
+    // `$` is the body as a whole: its messages speak for themselves.
+    return field === '$' ? text : `${field}: ${text}`;
+  });
+}
+
+/**
+ * Whether the path in front of `/Dev/{chatbotId}/…` lacks the `/api` suffix. Every route of the
+ * API lives under `…/api/Dev/`, so a base URL without the `/api` suffix (the most common slip)
+ * can only get 404s; saying so saves the reader a trip through the docs.
+ */
+function missingApiSuffix(url: string): boolean {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return false;
+  }
+  const dev = path.indexOf('/Dev/');
+  return dev !== -1 && !path.slice(0, dev).endsWith('/api');
+}
+
 function describe(details: ChatbotHttpErrorDetails, envelope: Envelope<unknown> | null, problem: ValidationProblem | null): string {
   const status = `${details.status}${details.statusText ? ` ${details.statusText}` : ''}`;
+  if (problem) {
+    const fields = describeFields(problem.errors);
+    const reason = fields.length ? fields.join('; ') : oneLine(problem.title || 'validation failed');
+    return `The chatbot API refused the request${details.status === 400 ? '' : ` (${status})`}: ${reason}`;
+  }
   let reason: string;
   if (envelope?.error) {
     reason = envelope.error;
-  } else if (problem) {
-    const fields = Object.entries(problem.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
-    reason = [problem.title || 'Validation failed', ...fields].join('; ');
   } else if (details.status >= 300 && details.status < 400) {
     reason = 'the API redirected the request, which the client does not follow with signed headers; check the base URL';
   } else {
     reason = details.body === undefined ? 'no JSON body' : 'an error body without a message';
   }
   let message = `Chatbot API answered ${status}: ${oneLine(reason)}`;
+  if (details.status === 404 && missingApiSuffix(details.url)) {
+    message += ' (the base URL should end in /api, e.g. http://localhost:8080/api)';
+  }
   if (details.retryAfterSeconds !== null && (details.status === 429 || details.status === 503)) {
-    message += ` (retry in ${details.retryAfterSeconds} s)`;
+    message += ` (retry in ${formatWait(details.retryAfterSeconds)}`;
+    // A long wait is easier to plan around as a time: a daily quota resets at 00:00 UTC.
+    if (details.retryAfterSeconds >= 3600 && details.status === 429 && details.rateLimit) {
+      message += `, at ${formatUtcMinute(new Date(Math.ceil(details.rateLimit.resetAt.getTime() / 60_000) * 60_000))}`;
+    }
+    message += ')';
   }
   return message;
 }

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { ChatbotErrorDetail } from '../events.js';
+import type { ChatbotErrorDetail, ChatbotErrorKind } from '../events.js';
 import { ConversationController, type ViewMessage } from '../controllers/conversation.js';
 import type { RequestFailure } from '../controllers/transport.js';
 import { renderMarkdown, safeHref } from '../markdown.js';
@@ -178,20 +178,18 @@ export class ChatbotWidget extends LitElement {
   /** @internal Describes a failure in the visitor's words and fires `chatbot-error`. */
   reportError(failure: RequestFailure, localId?: string): ChatbotErrorDetail {
     const t = this.text;
+    const fixed: Partial<Record<ChatbotErrorKind, string>> = {
+      offline: t.errorOffline,
+      unreachable: t.errorUnreachable,
+      timeout: t.errorTimeout,
+      server: t.errorServer,
+      identity: t.errorIdentity,
+    };
     const message =
-      failure.kind === 'offline'
-        ? t.errorOffline
-        : failure.kind === 'timeout'
-          ? t.errorTimeout
-          : failure.kind === 'rate-limited'
-            ? format(t.errorRateLimited, { seconds: failure.retryAfter ?? 1 })
-            : failure.kind === 'server'
-              ? t.errorServer
-              : failure.kind === 'identity'
-                ? t.errorIdentity
-                : failure.status === 413
-                  ? t.errorTooLong
-                  : format(t.errorRejected, { detail: failure.detail || String(failure.status) });
+      failure.kind === 'rate-limited'
+        ? format(t.errorRateLimited, { seconds: failure.retryAfter ?? 1 })
+        : (fixed[failure.kind] ??
+          (failure.status === 413 ? t.errorTooLong : format(t.errorRejected, { detail: failure.detail || String(failure.status) })));
     const detail: ChatbotErrorDetail = {
       kind: failure.kind,
       message,

@@ -48,7 +48,7 @@ export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
 
 const SEND_TIMEOUT_MS = 60_000;
 /** Failure kinds the network caused: retried by themselves when the browser is back online. */
-const NETWORK_FAILURES: ReadonlySet<ChatbotErrorKind> = new Set<ChatbotErrorKind>(['offline', 'timeout']);
+const NETWORK_FAILURES: ReadonlySet<ChatbotErrorKind> = new Set<ChatbotErrorKind>(['offline', 'unreachable', 'timeout']);
 
 const views = new WeakMap<Message, ViewMessage>();
 

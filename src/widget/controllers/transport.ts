@@ -45,6 +45,16 @@ export interface RequestOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * A request that got no answer at the network level: `offline` only when the browser says it has
+ * no connection. Otherwise the service itself could not be reached: down, a wrong `endpoint`, or
+ * a handler on another origin whose answer the browser withheld (CORS), which `fetch` reports
+ * exactly like a lost connection.
+ */
+function networkFailure(): RequestFailure {
+  return new RequestFailure(globalThis.navigator?.onLine === false ? 'offline' : 'unreachable', 0, '', true);
+}
+
 function describe(body: unknown): string {
   if (!body || typeof body !== 'object') return '';
   const { error, title, errors } = body as Partial<Envelope<unknown>> & Partial<ValidationProblem>;
@@ -162,7 +172,7 @@ export class Transport {
     } catch (error) {
       if (options.signal?.aborted) throw error; // the caller gave up: not a failure to show
       if (timeout.aborted) throw new RequestFailure('timeout', 0, '', true);
-      throw new RequestFailure('offline', 0, '', true);
+      throw networkFailure();
     }
     let answer: string;
     try {
@@ -170,7 +180,7 @@ export class Transport {
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // The connection broke while the answer was arriving: the server did act.
-      throw new RequestFailure(timeout.aborted ? 'timeout' : 'offline', 0, '', true);
+      throw timeout.aborted ? new RequestFailure('timeout', 0, '', true) : networkFailure();
     }
     let parsed: unknown;
     try {

@@ -33,6 +33,7 @@ export const de: WidgetStrings = {
   loading: 'Wird geladen…',
   dismiss: 'Schließen',
   errorOffline: 'Sie scheinen offline zu sein. Ihre Nachricht bleibt erhalten und kann erneut gesendet werden.',
+  errorUnreachable: 'Der Chat-Dienst lässt sich gerade nicht erreichen. Bitte versuchen Sie es später erneut.',
   errorTimeout: 'Der Chat-Dienst hat zu lange gebraucht. Bitte versuchen Sie es erneut.',
   errorRateLimited: 'Zu viele Nachrichten auf einmal. Bitte versuchen Sie es in {seconds} Sekunden erneut.',
   errorServer: 'Der Chat-Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',

@@ -83,6 +83,16 @@ export async function network(namespace: string, mode: 'up' | 'down' | 'drop') {
   equal(response.status, 204, 'network switch');
 }
 
+/**
+ * Makes `navigator.onLine` say `online`. A stand-in for the browser's own offline switch, which
+ * page scripts cannot flip: the connection itself is cut with {@link network} (`down`), and this
+ * adds what a real offline browser also reports. `browserOnline(true)` restores the real value.
+ */
+export function browserOnline(online: boolean) {
+  if (online) delete (navigator as { onLine?: boolean }).onLine;
+  else Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+}
+
 const store = createStore('chatbot-widget', 'kv');
 export const absoluteEndpoint = (namespace: string) => new URL(endpointOf(namespace), document.baseURI).href;
 
