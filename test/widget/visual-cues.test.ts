@@ -3,7 +3,8 @@
 // field that takes focus when the panel opens; a code block that scrolls sideways shows a shade
 // at each edge where code is cut off (scroll shadows), in light, dark and right-to-left.
 // Screenshots cannot be taken from inside the page, so the checks read the computed styles the
-// browser resolved (colours, layers, attachments); bench-free pixel checks are in the README.
+// browser resolved (colours, layers, attachments); pixel measurements of screenshots are in the
+// README (widget section).
 import type { ChatbotWidget } from '../../src/widget/index.js';
 import { assert, equal, mount, part, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 
