@@ -3,11 +3,22 @@
 // `<script type="module" src="…/chatbot-widget.js">`. `npm run build` runs tsc first (dist/lib),
 // so this build must not empty dist/. The decorators are TypeScript's (experimentalDecorators
 // in tsconfig.json, which Vite's transformer reads).
+//
+// `npm run dev` serves index.html with the widget from source; `/chatbot` is proxied to the
+// signing handler of a running `npm start` (CHATBOT_DEV_BACKEND, default http://localhost:8080).
 import { defineConfig } from 'vite';
+
+const devBackend = process.env.CHATBOT_DEV_BACKEND ?? 'http://localhost:8080';
 
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
+  server: {
+    proxy: {
+      // The browser sends Sec-Fetch-Site: same-origin, which the handler accepts behind a proxy.
+      '/chatbot': { target: devBackend, changeOrigin: true },
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: false,

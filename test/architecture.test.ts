@@ -1,0 +1,62 @@
+// Imports point one way (README, Architecture): shared <- client <- server, shared <- emulator,
+// and the widget takes only *types* from shared, so nothing that can sign, and no secret, can
+// reach a browser bundle. This reads every source file's imports and holds them to that plan.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const src = fileURLToPath(new URL('../src', import.meta.url));
+
+/** Which top-level folders of src/ each folder may import from (besides itself). */
+const ALLOWED: Record<string, string[]> = {
+  shared: [],
+  client: ['shared'],
+  server: ['shared', 'client'],
+  emulator: ['shared'],
+  widget: ['shared'],
+  cli: ['shared', 'client', 'emulator'],
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+'([^']+)'/gm;
+
+test('every folder of src/ imports only the folders the architecture allows', () => {
+  const violations: string[] = [];
+  for (const file of files(src)) {
+    const area = relative(src, file).split('/')[0]!;
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const specifier = match[3]!;
+      if (!specifier.startsWith('.')) continue;
+      const target = relative(src, resolve(dirname(file), specifier)).split('/')[0]!;
+      if (target !== area && !ALLOWED[area]?.includes(target)) violations.push(`${relative(src, file)} imports ${specifier}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+test('the widget takes only types from shared, and no Node or signing module at all', () => {
+  const violations: string[] = [];
+  for (const file of files(join(src, 'widget'))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const [, , typeOnly, specifier] = match;
+      if (specifier!.includes('/shared/') && !typeOnly) violations.push(`${relative(src, file)} imports values from ${specifier}`);
+      if (/^node:|^(crypto|fs|http)$/.test(specifier!)) violations.push(`${relative(src, file)} imports ${specifier}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+test('shared stays isomorphic: no Node built-ins and no DOM-only globals', () => {
+  for (const file of files(join(src, 'shared'))) {
+    // Code only: comments may well name what the code avoids.
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /from 'node:|require\(|\bBuffer\b|\bdocument\.|\bwindow\./, relative(src, file));
+  }
+});
