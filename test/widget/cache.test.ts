@@ -146,6 +146,27 @@ describe('<chatbot-widget> cache', () => {
     equal((await written())!.messages.length, 100, 'the stored conversation still holds every message');
   });
 
+  it('a removed widget does no more work: a late update neither reconnects it nor writes the cache', async () => {
+    const namespace = freshNamespace();
+    const { el } = await mount({ open: '' }, namespace);
+    await el.send('hello');
+    await waitForReplies(el, 1);
+    const { userId } = (await storedIdentity(namespace))!;
+    const base = absoluteEndpoint(namespace);
+    const { current: sessionId } = await waitFor(() => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore), 'the cache index');
+    el.remove();
+    // What another tab (or another element) stored afterwards must stay as it is.
+    const key = `conversation|${base}|${userId}|${sessionId}`;
+    const other = { sessionId, messages: [], totalItems: 0, marker: 'written by someone else' };
+    await idbSet(key, other, idbStore);
+    // Lit still runs updates on a detached element: a property change (or any late async
+    // continuation asking for one) must not bring the conversation back to life.
+    el.heading = 'changed while detached';
+    await el.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    equal((await idbGet<{ marker?: string }>(key, idbStore))?.marker, 'written by someone else', 'the detached widget rewrote the cache');
+  });
+
   it('ignores a first-paint record left by another visitor of the endpoint', async () => {
     const namespace = freshNamespace();
     const mine = [fakeMessage(0, 'cached-session', 'cached-visitor'), fakeMessage(1, 'cached-session', 'cached-visitor')];

@@ -250,7 +250,10 @@ export class ChatbotWidget extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('endpoint') || this.connectedEndpoint === undefined) void this.connectIfNeeded();
+    // Lit keeps updating a detached element when asked (a late async continuation, a property
+    // set by the page): only an attached one may connect, or a removed widget would come back to
+    // life and write its stale view over what other tabs and elements stored since.
+    if (this.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
     if (changed.has('open') && this.open && !changed.get('open')) this.narrowWindow = true;
     // Remember what the visitor is looking at, to keep it in place when bubbles come and go.
