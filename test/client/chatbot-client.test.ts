@@ -2,9 +2,10 @@
 // node:crypto code (test/helpers/verifying-upstream.ts), over the raw request target and body.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatbotClient, ChatbotHttpError, sign } from '../../src/client/index.js';
+import { ChatbotClient, ChatbotHttpError, sign, type ChatbotClientOptions } from '../../src/client/index.js';
 import { sign as sharedSign } from '../../src/shared/signature.js';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
+import { clientFor } from './client-for.js';
 
 let upstream: VerifyingUpstream;
 before(async () => {
@@ -12,15 +13,8 @@ before(async () => {
 });
 after(() => upstream.close());
 
-function client(overrides: Partial<ConstructorParameters<typeof ChatbotClient>[0]> = {}) {
-  return new ChatbotClient({
-    baseUrl: upstream.baseUrl,
-    apiKey: upstream.apiKey,
-    apiSecret: upstream.apiSecret,
-    chatbotId: upstream.chatbotId,
-    retry: false,
-    ...overrides,
-  });
+function client(overrides: Partial<ChatbotClientOptions> = {}) {
+  return clientFor(upstream, overrides);
 }
 
 /** The requests a call made: what arrived at the server while `run` ran. */

@@ -1,5 +1,4 @@
 // How each kind of failure reaches the caller: typed, one-line, with what the upstream said.
-import { refusedOrigin } from '../helpers/refused-port.js';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -15,6 +14,8 @@ import {
 } from '../../src/client/index.js';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
 import { createEmulator } from '../../src/emulator/index.js';
+import { clientFor } from './client-for.js';
+import { refusedOrigin } from '../helpers/refused-port.js';
 
 let upstream: VerifyingUpstream;
 before(async () => {
@@ -23,14 +24,7 @@ before(async () => {
 after(() => upstream.close());
 
 function client(overrides: Partial<ChatbotClientOptions> = {}) {
-  return new ChatbotClient({
-    baseUrl: upstream.baseUrl,
-    apiKey: upstream.apiKey,
-    apiSecret: upstream.apiSecret,
-    chatbotId: upstream.chatbotId,
-    retry: false,
-    ...overrides,
-  });
+  return clientFor(upstream, overrides);
 }
 
 const send = (c: ChatbotClient) => c.sendMessage({ user: { id: 'u1', name: 'Ann' }, message: { content: 'hi' } });

@@ -1,9 +1,10 @@
 // Retry of reads: pure timing arithmetic first, then against a verifying server that fails N times.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatbotClient, ChatbotHttpError, ChatbotNetworkError, type ChatbotClientOptions, type RetryEvent } from '../../src/client/index.js';
+import { ChatbotHttpError, ChatbotNetworkError, type ChatbotClientOptions, type RetryEvent } from '../../src/client/index.js';
 import { backoffDelay, DEFAULT_RETRY, retryPolicy, serverDelay, isRetryableStatus } from '../../src/client/retry.js';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
+import { clientFor } from './client-for.js';
 
 let upstream: VerifyingUpstream;
 before(async () => {
@@ -12,14 +13,7 @@ before(async () => {
 after(() => upstream.close());
 
 function client(overrides: Partial<ChatbotClientOptions> = {}) {
-  return new ChatbotClient({
-    baseUrl: upstream.baseUrl,
-    apiKey: upstream.apiKey,
-    apiSecret: upstream.apiSecret,
-    chatbotId: upstream.chatbotId,
-    retry: { limit: 3, baseDelayMs: 1, maxDelayMs: 1000 },
-    ...overrides,
-  });
+  return clientFor(upstream, { retry: { limit: 3, baseDelayMs: 1, maxDelayMs: 1000 }, ...overrides });
 }
 
 test('backoff doubles per retry, is capped, and keeps half of it fixed under jitter', () => {

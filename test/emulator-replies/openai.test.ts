@@ -1,9 +1,9 @@
-import { refusedOrigin } from '../helpers/refused-port.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createOpenAIReplySource, DEFAULT_SYSTEM_PROMPT, type ReplyRequest } from '../../src/emulator/replies/index.js';
+import { refusedOrigin } from '../helpers/refused-port.js';
 
 // A local stand-in for an OpenAI-compatible server (the real one cannot be reached from here): it
 // checks the credential, records each request, and answers according to the model name.
