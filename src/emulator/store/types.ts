@@ -73,18 +73,9 @@ export type ExchangeOutcome =
   | { stored: false; reason: 'quota'; quotaUsed: number };
 
 /** A message to import (seed file, demo data): the seed shape, already validated. */
-export interface ImportedMessage {
-  id: string;
-  chatbotId: string;
-  sessionId: string;
-  userId: string;
+export interface ImportedMessage extends StoredMessage {
+  /** The user's display name, when the seed line gives one. */
   userName: string | null;
-  senderType: string;
-  text: string;
-  url: string | null;
-  tokenCount: number;
-  responseTime: number | null;
-  createdAt: number;
 }
 
 export interface EmulatorStore {
