@@ -15,11 +15,22 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/**
+ * The environment without the stack's own variables: a developer who exported the README's
+ * CHATBOT_API_* line (or an OpenAI key for the emulator) must still test against the built-in
+ * emulator with its default replies.
+ */
+function projectFreeEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(CHATBOT_|OPENAI_)/.test(name) && name !== 'PORT' && name !== 'HOST'),
+  );
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<RunningStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chatbot-stack-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', CHATBOT_DATA_DIR: dataDir, CHATBOT_ADMIN_TOKEN: '', ...env },
+    env: { ...projectFreeEnv(), PORT: '0', CHATBOT_DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
