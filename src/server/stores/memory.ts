@@ -1,0 +1,94 @@
+/**
+ * The default store: this process's memory. Right for one process; several instances behind a
+ * balancer each count on their own, so they need a shared store (Redis, a Durable Object, Deno KV).
+ */
+import { StoreFullError, type HandlerStore } from '../store.js';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * The most live keys it holds, so a flood of distinct keys cannot exhaust memory. Past it,
+   * writes of new keys reject with {@link StoreFullError} (the handler answers 503) until keys
+   * expire: refusing is safe, silently forgetting an idempotency record or a revocation is not.
+   * Default 200,000 (about 60 MB at the handler's key and record sizes).
+   */
+  maxKeys?: number;
+  /** Clock in milliseconds (for tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+/** {@link HandlerStore} in memory, with expiry and a bound on the number of keys. */
+export class MemoryStore implements HandlerStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxKeys: number;
+  private readonly now: () => number;
+  private nextSweep = 0;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxKeys = options.maxKeys ?? 200_000;
+    this.now = options.now ?? Date.now;
+    if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1) throw new TypeError('MemoryStore: maxKeys must be a whole number of at least 1.');
+  }
+
+  async increment(key: string, expiresAt: number): Promise<number> {
+    const entry = this.live(key);
+    if (entry) {
+      const count = Number(entry.value) + 1;
+      entry.value = String(count);
+      return count;
+    }
+    this.insert(key, '1', expiresAt);
+    return 1;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.live(key)?.value;
+  }
+
+  async add(key: string, value: string, expiresAt: number): Promise<boolean> {
+    if (this.live(key)) return false;
+    this.insert(key, value, expiresAt);
+    return true;
+  }
+
+  async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
+    const entry = this.live(key);
+    if (!entry || entry.value !== expected) return false;
+    if (value === undefined) this.entries.delete(key);
+    else this.entries.set(key, { value, expiresAt });
+    return true;
+  }
+
+  /** Number of keys held, expired ones not yet swept included (for tests and diagnostics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  private insert(key: string, value: string, expiresAt: number): void {
+    if (this.entries.size >= this.maxKeys) this.sweep(true);
+    if (this.entries.size >= this.maxKeys) throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
+    this.entries.set(key, { value, expiresAt });
+    this.sweep(false);
+  }
+
+  /** Drops expired keys: at most once a minute, or at once when the store is full. */
+  private sweep(force: boolean): void {
+    const now = this.now();
+    if (!force && now < this.nextSweep) return;
+    this.nextSweep = now + 60_000;
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+}
