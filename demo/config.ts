@@ -1,5 +1,5 @@
 /**
- * Reads `npm start`'s environment (CONTRACT §2) into one checked object, so a wrong value is
+ * Reads `npm start`'s environment into one checked object, so a wrong value is
  * one clear line at start rather than a failure on the first request.
  */
 import { randomBytes } from 'node:crypto';
@@ -49,7 +49,7 @@ export function readStartConfig(env: NodeJS.ProcessEnv): StartConfig {
     if (!/^https?:\/\/[^/]+(\/.*)?\/api$/.test(baseUrl)) {
       throw new StartConfigError(`CHATBOT_API_BASE_URL must be an http(s) URL ending in /api, not "${baseUrl}".`);
     }
-    // The handler accepts only ids it can put in a path without encoding (CONTRACT §4).
+    // The handler accepts only ids it can put in a path without encoding.
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(env.CHATBOT_ID!)) {
       throw new StartConfigError(`CHATBOT_ID must be 1–128 letters, digits, "_" or "-", not "${env.CHATBOT_ID}".`);
     }

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole stack in one process (CONTRACT §2).
+ * `npm start`: the whole stack in one process.
  *   /            the demo site (demo/*.html) and /chatbot-widget.js (the standalone bundle)
  *   /chatbot/    the signing handler
  *   /api/        the built-in emulator (unless CHATBOT_API_BASE_URL names a real upstream)

@@ -1,5 +1,5 @@
 /**
- * The `chatbot-api` command (CONTRACT §3): argument parsing and printing around ChatbotClient.
+ * The `chatbot-api` command: argument parsing and printing around ChatbotClient.
  * Prints the JSON envelope received on stdout; exits 0 on 2xx, 1 on an API error (one line on
  * stderr, and the envelope on stdout when the answer had a JSON body), 2 on bad usage.
  * The API secret is never printed, not even inside an error.

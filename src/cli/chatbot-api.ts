@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `chatbot-api`: the command-line client of the chatbot Developer API (CONTRACT §3).
+// `chatbot-api`: the command-line client of the chatbot Developer API.
 // `npm run --silent api -- <command> [flags]`, or the `chatbot-api` bin once built.
 import { runChatbotApi } from './api-cli.js';
 

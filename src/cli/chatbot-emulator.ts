@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `chatbot-emulator` (`npm run --silent emulator -- [flags]`): the built-in emulator of the
- * upstream Developer API on its own port (CONTRACT §2). Argument parsing and printing only; the
+ * upstream Developer API on its own port. Argument parsing and printing only; the
  * emulator itself is `src/emulator`.
  */
 import { createEmulator, ConfigError, loadConfig, SeedError, type ChatbotConfig, type ReplySource } from '../emulator/index.js';

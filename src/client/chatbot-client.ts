@@ -99,7 +99,7 @@ const isRecord: DataCheck = (data) =>
 
 /**
  * A typed client of the chatbot Developer API: one method per endpoint, every request signed
- * with HMAC-SHA256 (api-spec.md §5) on Web Crypto, so it runs on Node >= 20, Deno, Bun and
+ * with HMAC-SHA256 (docs/api.md) on Web Crypto, so it runs on Node >= 20, Deno, Bun and
  * Workers. It holds the API secret: use it on a server, never in a browser.
  *
  * Reads are retried on network errors, timeouts, 429 and 5xx, with backoff that honours

@@ -1,7 +1,7 @@
 import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
 import type { RateLimit } from '../shared/types.js';
 
-/** The `X-RateLimit-*` figures of a response (api-spec.md §8), with the reset also as a Date. */
+/** The `X-RateLimit-*` figures of a response (docs/api.md), with the reset also as a Date. */
 export interface RateLimitInfo extends RateLimit {
   /** `reset` (Unix seconds) as a Date. */
   resetAt: Date;

@@ -1,5 +1,5 @@
 /**
- * One request, built once and signed exactly as sent (CONTRACT §1): the path with its query
+ * One request, built once and signed exactly as sent: the path with its query
  * string is one piece of text that goes both into the URL and into the string to sign, and
  * the JSON body is serialized once, signed, and sent as those same bytes.
  */
@@ -91,7 +91,7 @@ export function prepareRequest(
 }
 
 /**
- * The four headers of api-spec.md §5.2 for one attempt. Called again for every retry, so each
+ * The four signing headers (docs/api.md) for one attempt. Called again for every retry, so each
  * attempt carries its own timestamp and signature.
  */
 export async function signedHeaders(

@@ -1,5 +1,5 @@
 /**
- * Authentication of a request (api-spec.md §5, CONTRACT §2): the key names a chatbot's key pair,
+ * Authentication of a request (docs/api.md, "Signing"): the key names a chatbot's key pair,
  * the timestamp is whole Unix seconds within 300 s of the server clock either way, and the
  * signature is the Base64 HMAC-SHA256 of `METHOD\nPATH\nBODY\nTIMESTAMP`, where PATH is the
  * request target exactly as received (path and raw query) and BODY the raw body bytes.

@@ -1,5 +1,5 @@
 /**
- * Chatbots of the emulator and their credentials: the `--config` file (CONTRACT §2), its checks,
+ * Chatbots of the emulator and their credentials: the `--config` file, its checks,
  * and the demo chatbot used when none is configured.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,7 +19,7 @@ export interface ChatbotConfig {
   dailyLimit?: number;
 }
 
-/** Daily message quota of each tier (api-spec.md §8); enterprise has none of its own. */
+/** Daily message quota of each tier (docs/api.md); enterprise has none of its own. */
 export const TIER_DAILY_LIMITS = { free: 100, premium: 10_000 } as const;
 
 /** A config file or chatbot list that cannot be used; the message says what to fix. */
@@ -72,7 +72,7 @@ export function validateChatbots(input: unknown, where = 'chatbots'): ChatbotCon
 }
 
 /**
- * Reads a config file `{ "chatbots": [ … ] }` (CONTRACT §2).
+ * Reads a config file `{ "chatbots": [ … ] }`.
  *
  * @throws {ConfigError} when the file is missing, not JSON, or a chatbot is malformed; the
  *   message names the file and the entry.

@@ -1,6 +1,6 @@
 /**
  * Dates of the emulator: ISO 8601 text in, UTC milliseconds inside, ISO 8601 UTC out
- * (CONTRACT §2: a date alone means 00:00:00 UTC, a time without offset means UTC).
+ * (a date alone means 00:00:00 UTC, a time without offset means UTC).
  */
 
 // Date, optional time (T, t or a space), optional fraction, optional offset Z / ±HH:MM / ±HHMM / ±HH.

@@ -9,7 +9,7 @@
  */
 import { countTokens } from './tokens.js';
 
-/** One message of a seed file (CONTRACT §2, JSON Lines): the shape `--seed` imports. */
+/** One message of a seed file (JSON Lines): the shape `--seed` imports. */
 export interface SeedRecord {
   chatbotId: string;
   chatSessionId: string;
@@ -39,7 +39,7 @@ export interface DemoMessagesOptions {
   seed?: number;
 }
 
-/** How long after a user's last message their next one opens a new session (CONTRACT §2). */
+/** How long after a user's last message their next one opens a new session. */
 const SESSION_GAP_MS = 30 * 60_000;
 /** Sessions end this long before `now` at the latest, so no record lies in the future. */
 const END_MARGIN_MS = 3 * 3_600_000;

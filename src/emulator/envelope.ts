@@ -1,5 +1,5 @@
 /**
- * Response bodies of the upstream API (api-spec.md §2.1): the envelope `{ data, error }`, with
+ * Response bodies of the upstream API (docs/api.md): the envelope `{ data, error }`, with
  * the four pagination fields on listings and sends.
  */
 import type { Envelope, PagedEnvelope } from '../shared/types.js';
@@ -14,7 +14,7 @@ export function pagedEnvelope<T>(data: T, totalItems: number, pageSize: number, 
   return { data, error: null, totalItems, pageSize, currentPage, totalPages: Math.ceil(totalItems / pageSize) };
 }
 
-/** The send response: the reply text, pagination fields all 0 (api-spec.md §2.1). */
+/** The send response: the reply text, pagination fields all 0 (docs/api.md). */
 export function sendEnvelope(reply: string): PagedEnvelope<string> {
   return { data: reply, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 };
 }

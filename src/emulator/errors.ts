@@ -1,7 +1,7 @@
 /**
  * The error factory: every refusal of the emulator, shaped as upstream shapes it. 401, 403,
  * 404, 405, 413, 415, 429 and 500 are the envelope with `data` null; 400 is the validation body
- * of api-spec.md §7.2 (or, for a range whose `to` is not after `from`, the envelope with the
+ * of the upstream API (docs/api.md) (or, for a range whose `to` is not after `from`, the envelope with the
  * endpoint's empty `data`).
  */
 import { randomBytes } from 'node:crypto';
@@ -28,7 +28,7 @@ export function newTraceId(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
 }
 
-/** The 400 body of api-spec.md §7.2. */
+/** The 400 body of the upstream API (docs/api.md). */
 export function validationProblem(errors: FieldErrors, traceId = newTraceId()): ValidationProblem {
   return {
     type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',

@@ -1,5 +1,5 @@
 /**
- * The built-in emulator of the upstream chatbot Developer API (api-spec.md, CONTRACT §2): every
+ * The built-in emulator of the upstream chatbot Developer API (docs/api.md): every
  * endpoint, HMAC verification, quotas, sessions and usage figures, on SQLite.
  *
  * @example
@@ -55,7 +55,7 @@ export interface Emulator {
   listener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Starts its own node:http server; `port` 0 picks a free one. `url` is e.g. `http://127.0.0.1:PORT/api`. */
   listen(options?: { port?: number; host?: string }): Promise<{ url: string; port: number; close(): Promise<void> }>;
-  /** Imports a JSON Lines seed file (CONTRACT §2). Checks the whole file first; a bad line rejects
+  /** Imports a JSON Lines seed file. Checks the whole file first; a bad line rejects
    * with a {@link SeedError} naming it, and nothing is imported. */
   importSeed(path: string): Promise<{ imported: number }>;
   /** Adds `count` realistic messages spread over the last 18 months (users, sessions, replies). */

@@ -1,6 +1,5 @@
 /**
- * The request pipeline of the emulator, one explicit step after another (CONTRACT §2, "order
- * of checks"):
+ * The request pipeline of the emulator, one explicit step after another:
  *
  *   route (404/405) → body under the cap (413) → authenticate (401) → chatbot exists (404)
  *   → key's access (403) → validate (400, 415) → quota (429) → handler → envelope

@@ -1,5 +1,5 @@
 /**
- * The daily message quota (api-spec.md §8, CONTRACT §2): accepted sends per chatbot per UTC
+ * The daily message quota (docs/api.md, "Quota"): accepted sends per chatbot per UTC
  * day; reads and refused sends do not count; the `X-RateLimit-*` headers on every send response
  * once the chatbot is known; reset at the next UTC midnight.
  */

@@ -1,5 +1,5 @@
 /**
- * The read endpoints (api-spec.md §4.2–4.6 and CONTRACT §2): listings, one message, counts.
+ * The read endpoints (docs/api.md): listings, one message, counts.
  * Reads are free: they never touch the quota.
  */
 import type { ChatSession, ChatUser, Message, MonthlyUsage } from '../shared/types.js';
@@ -39,7 +39,7 @@ function reorder(m: Message): Message {
     : { id, chatbotId, chatSessionId, chatUserId, senderType, text, url, tokenCount, responseTime, createdAt };
 }
 
-/** The single-message output: `responseTime` left out on non-Bot messages (api-spec.md §2.2). */
+/** The single-message output: `responseTime` left out on non-Bot messages (docs/api.md). */
 export function singleMessage(m: StoredMessage): Message {
   const message = listedMessage(m);
   if (m.senderType !== 'Bot') delete message.responseTime;

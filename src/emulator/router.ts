@@ -1,5 +1,5 @@
 /**
- * Routes of the Developer API (api-spec.md §4), matched on the raw path under the base path.
+ * Routes of the Developer API (docs/api.md), matched on the raw path under the base path.
  * Literal segments match in any case, as upstream's router does; a single trailing slash is
  * ignored. Path parameters stay raw here: the pipeline decodes them after authentication, since
  * the signature covers the raw text.

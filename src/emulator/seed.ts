@@ -1,5 +1,5 @@
 /**
- * Seed import (CONTRACT §2): JSON Lines, one message a line. The whole file is checked before
+ * Seed import: JSON Lines, one message a line. The whole file is checked before
  * anything is stored; the first bad line (not JSON, a missing or mistyped field, an unknown
  * chatbotId, a duplicate id) refuses the file with its line number. A valid file is added to what
  * the database holds, in one transaction.

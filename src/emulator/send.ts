@@ -1,5 +1,5 @@
 /**
- * The send endpoint (api-spec.md §4.1): quota, session by the 30-minute rule, the reply from the
+ * The send endpoint (docs/api.md): quota, session by the 30-minute rule, the reply from the
  * reply source, then question and reply stored in one transaction.
  */
 import { randomUUID } from 'node:crypto';

@@ -9,7 +9,7 @@
  * memory, which is small next to `tsx` start-up; it is server-side only (never in a browser bundle).
  * `o200k_base` is the encoding of the current OpenAI chat models, so counts match what an
  * OpenAI-compatible reply source would be billed for. The upstream's own tokenizer is not documented
- * (api-spec.md 2.2 says only "tokens consumed by the message").
+ * (the upstream API documents only "tokens consumed by the message").
  */
 import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
 

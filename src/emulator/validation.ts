@@ -1,6 +1,6 @@
 /**
- * Validation of query strings and send bodies (CONTRACT §2). Every problem becomes an entry of
- * the 400 body of api-spec.md §7.2 under the parameter's or field's path; nothing here throws
+ * Validation of query strings and send bodies. Every problem becomes an entry of
+ * the 400 body of the upstream API (docs/api.md) under the parameter's or field's path; nothing here throws
  * anything but an {@link ApiError}.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/types.js';
@@ -142,7 +142,7 @@ const codePoints = (text: string) => {
 };
 
 /**
- * Parses and checks a send body (CONTRACT §2): `user.id` 1–200 characters, `user.name` 1–100,
+ * Parses and checks a send body: `user.id` 1–200 characters, `user.name` 1–100,
  * `message.content` 1–4,000 (code points), none of them blank; `message.file` absent, null or an
  * absolute http(s) URL. All problems are reported at once.
  */

@@ -1,4 +1,4 @@
-/** Header names of the upstream API (api-spec.md §5.2, §8). */
+/** Header names of the upstream API (docs/api.md). */
 export const HEADER_API_KEY = 'X-API-Key';
 export const HEADER_SIGNATURE = 'X-Signature';
 export const HEADER_TIMESTAMP = 'X-Timestamp';
@@ -6,5 +6,5 @@ export const HEADER_RATE_LIMIT = 'X-RateLimit-Limit';
 export const HEADER_RATE_REMAINING = 'X-RateLimit-Remaining';
 export const HEADER_RATE_RESET = 'X-RateLimit-Reset';
 
-/** Accepted clock skew of `X-Timestamp`, either way (api-spec.md §5.4). */
+/** Accepted clock skew of `X-Timestamp`, either way (docs/api.md). */
 export const TIMESTAMP_WINDOW_SECONDS = 300;

@@ -1,6 +1,6 @@
 /**
  * Builds a query string once, so the same text goes into the URL and into the signature
- * (CONTRACT §1). Values are percent-encoded with `encodeURIComponent` (space as `%20`),
+ *. Values are percent-encoded with `encodeURIComponent` (space as `%20`),
  * undefined and null are left out, order is the order given.
  */
 export function buildQuery(params: Record<string, string | number | boolean | null | undefined>): string {

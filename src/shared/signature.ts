@@ -1,5 +1,5 @@
 /**
- * Request signing (api-spec.md §5.3) on Web Crypto alone, so the same code runs in
+ * Request signing (docs/api.md) on Web Crypto alone, so the same code runs in
  * Node >= 20, Deno, Bun and workerd. The string to sign is `METHOD\nPATH\nBODY\nTIMESTAMP`.
  */
 

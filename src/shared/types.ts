@@ -1,12 +1,12 @@
 /**
- * Records and envelopes of the upstream Developer API (api-spec.md §2, CONTRACT §2).
+ * Records and envelopes of the upstream Developer API (docs/api.md).
  * Isomorphic: no DOM and no Node APIs, imports nothing else of src/.
  */
 
 /** `senderType` values the spec documents; other values may exist upstream. */
 export type SenderType = 'User' | 'Bot' | (string & {});
 
-/** A stored message (api-spec.md §2.2). */
+/** A stored message (docs/api.md). */
 export interface Message {
   id: string;
   chatbotId: string;
@@ -23,7 +23,7 @@ export interface Message {
   createdAt: string;
 }
 
-/** One month of usage (api-spec.md §2.3). */
+/** One month of usage (docs/api.md). */
 export interface MonthlyUsage {
   /** `YYYY-MM`, UTC calendar month. */
   month: string;
@@ -34,7 +34,7 @@ export interface MonthlyUsage {
   tokenTotal: number;
 }
 
-/** A user of a chatbot (CONTRACT §2). */
+/** A user of a chatbot. */
 export interface ChatUser {
   id: string;
   name: string;
@@ -44,7 +44,7 @@ export interface ChatUser {
   messageCount: number;
 }
 
-/** A session of a chatbot (CONTRACT §2). */
+/** A session of a chatbot. */
 export interface ChatSession {
   id: string;
   chatUserId: string;
@@ -54,13 +54,13 @@ export interface ChatSession {
   messageCount: number;
 }
 
-/** The body of a send (api-spec.md §2.4). */
+/** The body of a send (docs/api.md). */
 export interface SendMessageInput {
   user: { id: string; name: string };
   message: { content: string; file?: string | null };
 }
 
-/** Pagination metadata (api-spec.md §2.5). */
+/** Pagination metadata (docs/api.md). */
 export interface Pagination {
   totalItems: number;
   pageSize: number;
@@ -68,7 +68,7 @@ export interface Pagination {
   totalPages: number;
 }
 
-/** The response envelope (api-spec.md §2.1). */
+/** The response envelope (docs/api.md). */
 export interface Envelope<T> {
   data: T;
   error: string | null;
@@ -77,7 +77,7 @@ export interface Envelope<T> {
 /** Envelope of paginated listings and of the send response (whose pagination fields are 0). */
 export type PagedEnvelope<T> = Envelope<T> & Pagination;
 
-/** The 400 validation body (api-spec.md §7.2): not an envelope. */
+/** The 400 validation body (docs/api.md): not an envelope. */
 export interface ValidationProblem {
   type: string;
   title: string;
@@ -87,7 +87,7 @@ export interface ValidationProblem {
   traceId: string;
 }
 
-/** Rate-limit figures from the `X-RateLimit-*` headers (api-spec.md §8). */
+/** Rate-limit figures from the `X-RateLimit-*` headers (docs/api.md). */
 export interface RateLimit {
   limit: number;
   remaining: number;
@@ -104,7 +104,7 @@ export type CountByMonthResponse = Envelope<MonthlyUsage[] | null>;
 export type UserListResponse = PagedEnvelope<ChatUser[]>;
 export type SessionListResponse = PagedEnvelope<ChatSession[]>;
 
-/** Query of the messages listing (api-spec.md §4.2). */
+/** Query of the messages listing (docs/api.md). */
 export interface ListMessagesQuery {
   sessionId?: string;
   userId?: string;
@@ -129,12 +129,12 @@ export interface DateRange {
   to: string | Date;
 }
 
-/** Query of the count endpoint (api-spec.md §4.4). */
+/** Query of the count endpoint (docs/api.md). */
 export interface CountQuery extends DateRange {
   /** true: only user-sent; false: only non-user; absent: all senders. */
   sent?: boolean;
 }
 
-/** Page-size rules shared by every listing (CONTRACT §2). */
+/** Page-size rules shared by every listing. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

@@ -28,7 +28,7 @@ test('the package entry re-exports the shared sign()', () => {
   assert.equal(sign, sharedSign);
 });
 
-test('a send with non-ASCII text is signed over exactly the bytes sent, with the headers of api-spec 5.2', async () => {
+test('a send with non-ASCII text is signed over exactly the bytes sent, with the four signing headers', async () => {
   const content = 'Grüße 👋 日本語 "quoted" \\ back\u2028line';
   let result: Awaited<ReturnType<ChatbotClient['sendMessage']>> | undefined;
   const [request] = await requestsOf(async () => {

@@ -1,5 +1,6 @@
-// Conformance: authentication and the order of checks (api-spec.md §5, §7.1; CONTRACT §2
-// "authentication", "unknown chatbot", "order of checks"), over real HTTP with the independent signer.
+// Conformance: authentication (signature, key, ±300 s window), unknown chatbot vs another
+// chatbot's key, and the order of checks 401 → 404 → 403 → 400 → 429 (docs/api.md), over real
+// HTTP with the independent signer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { independentSignature } from '../helpers/independent-signer.js';

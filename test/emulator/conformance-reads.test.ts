@@ -1,6 +1,6 @@
-// Conformance: the read endpoints (api-spec.md §4.2–4.6, §2; CONTRACT §2 "order of messages",
-// "dates in queries", "user record", "session record", "to not after from", "bad date…",
-// "count-by-month buckets", "empty listings", "absent values"), over real HTTP.
+// Conformance: the read endpoints (docs/api.md): order of messages, dates in queries, the user
+// and session records, `to` not after `from`, bad dates and booleans, count-by-month buckets,
+// empty listings and absent values, over real HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -187,7 +187,7 @@ test('count-by-month: ascending, empty months with zeros, each bucket only insid
   assert.deepEqual(exact.body.data.map((b: { month: string }) => b.month), ['2025-01']);
 });
 
-test('users: the CONTRACT record, newest activity first, paged', async () => {
+test('users: the documented record, newest activity first, paged', async () => {
   const res = await get('/Dev/bot_a/users');
   assert.deepEqual(keysOf(res.body), PAGED_KEYS);
   assert.deepEqual(res.body.data, [
@@ -201,7 +201,7 @@ test('users: the CONTRACT record, newest activity first, paged', async () => {
   assert.equal(page2.body.totalPages, 2);
 });
 
-test('sessions: the CONTRACT record, newest activity first, filter by userId, paged', async () => {
+test('sessions: the documented record, newest activity first, filter by userId, paged', async () => {
   const res = await get('/Dev/bot_a/sessions');
   assert.deepEqual(keysOf(res.body), PAGED_KEYS);
   assert.deepEqual(res.body.data[0], {
@@ -218,7 +218,7 @@ test('sessions: the CONTRACT record, newest activity first, filter by userId, pa
   assert.equal(alice.body.data[0].messageCount, 2);
 });
 
-test('a reader walks users -> sessions -> messages (api-spec.md §1)', async () => {
+test('a reader walks users -> sessions -> messages (docs/api.md)', async () => {
   const users = await get('/Dev/bot_a/users');
   const userId = users.body.data.find((u: { name: string }) => u.name === 'Carol').id;
   const sessions = await get(`/Dev/bot_a/sessions?userId=${userId}`);

@@ -1,5 +1,6 @@
-// Conformance: the send endpoint (api-spec.md §4.1, §7.2, §8; CONTRACT §2 "send body", "quota",
-// "sessions", "order of messages", "replies"), over real HTTP with the independent signer.
+// Conformance: the send endpoint (docs/api.md): the send body's checks, the daily quota, the
+// 30-minute session rule, the order of messages and the replies, over real HTTP with the
+// independent signer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countTokens } from '../../src/emulator/tokens.js';

@@ -1,4 +1,4 @@
-// ISO 8601 parsing of query dates and seed times (CONTRACT §2 "dates in queries").
+// ISO 8601 parsing of query dates and seed times (dates in queries).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { monthIndexOf, monthLabel, monthStart, nextUtcMidnight, parseIsoDate, utcDay } from '../../src/emulator/dates.js';

@@ -1,4 +1,4 @@
-// Seed import (CONTRACT §2 "seed import", `--seed`), persistence across restarts, the demo
+// Seed import (`--seed`, all or nothing), persistence across restarts, the demo
 // chatbot's kept credentials, demo data, and config loading.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -43,7 +43,7 @@ export interface VerifyingUpstreamOptions {
   apiKey?: string;
   apiSecret?: string;
   chatbotId?: string;
-  /** Accepted skew of X-Timestamp either way, seconds. Default 300 (api-spec.md §5.4). */
+  /** Accepted skew of X-Timestamp either way, seconds. Default 300 (docs/api.md). */
   windowSeconds?: number;
   /** The server's clock in ms. Default Date.now. */
   now?: () => number;

@@ -42,7 +42,7 @@ export class ChatbotHttpError extends ChatbotError {
   readonly upstreamMessage: string | null;
   /** The envelope, when the body was one (401, 403, 404, 429, 500 bodies). */
   readonly envelope: Envelope<unknown> | null;
-  /** The 400 validation body (api-spec.md §7.2), when the body was one. */
+  /** The 400 validation body (docs/api.md), when the body was one. */
   readonly problem: ValidationProblem | null;
   /** Field path (`user.name`, `pageSize`) to messages; empty unless the body was a validation body. */
   readonly errors: Readonly<Record<string, readonly string[]>>;
