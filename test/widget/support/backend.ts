@@ -81,7 +81,7 @@ export const LAYOUT_SAMPLE = [
   'and call `someVeryLongFunctionNameThatHasNoBreakOpportunityAnywhereAtAll(withAnArgumentThatIsLongToo)`.',
   '',
   '```html',
-  '<script type="module" src="/chatbot-widget.js"></script><chatbot-widget endpoint="/chatbot" heading="Ask the docs" placeholder="Ask about Acme Cloud…"></chatbot-widget>',
+  '<script type="module" src="/chatbot-widget.js"></script><chatbot-widget endpoint="/chatbot" heading="Ask the docs" placeholder="Ask about chatbot-widget…"></chatbot-widget>',
   '```',
   '',
   'Done.',
