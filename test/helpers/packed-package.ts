@@ -16,8 +16,9 @@ export function packedPackage(): string {
   if (!existsSync(join(root, 'dist/lib'))) throw new Error('dist/ is missing: run `npm run build` (npm install runs it too).');
   const destination = mkdtempSync(join(tmpdir(), 'chatbot-widget-pack-'));
   const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: root, encoding: 'utf8' });
-  const [{ filename }] = JSON.parse(output) as Array<{ filename: string }>;
-  tarball = join(destination, filename);
+  const [packed] = JSON.parse(output) as Array<{ filename: string }>;
+  if (!packed) throw new Error(`npm pack reported no file: ${output}`);
+  tarball = join(destination, packed.filename);
   return tarball;
 }
 
