@@ -81,13 +81,17 @@ describe('idempotency outcomes and the store', () => {
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
+    // The same text sent a minute ago and never claimed: not this attempt's, so not an answer to it.
+    upstream.seed({ chatUserId: userId, text: 'after a fault', createdAt: new Date(Date.now() - 60_000).toISOString() });
+    upstream.seed({ chatUserId: userId, text: 'You said: after a fault', senderType: 'Bot', createdAt: new Date(Date.now() - 59_000).toISOString() });
     upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
     assert.equal((await send(handler, token, 'after a fault', 'k-500')).status, 502);
     upstream.override = undefined;
     const retry = await send(handler, token, 'after a fault', 'k-500');
     assert.equal(retry.status, 200);
-    const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string }> };
+    const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string; createdAt: string }> };
     assert.deepEqual(body.stored.map((m) => m.text), ['after a fault', 'You said: after a fault']);
+    assert.ok(Date.parse(body.stored[0]!.createdAt) > Date.now() - 10_000, 'the message this retry stored, not the old one');
     assert.deepEqual(
       upstream.requests.map((r) => `${r.method} ${r.path.split('/').pop()}`),
       ['POST message', 'GET messages', 'POST message', 'GET messages'],
