@@ -179,6 +179,30 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(upstream.requests.filter((r) => r.method === 'POST' && r.body.includes(userId)).length, answered.size + 1);
   });
 
+  it('a store that fails after upstream accepted: the visitor still gets the reply, and a retry later is not sent again', async () => {
+    const memory = new MemoryStore();
+    let swapsFail = false;
+    const flaky: HandlerStore = {
+      increment: (key, expiresAt) => memory.increment(key, expiresAt),
+      get: (key) => memory.get(key),
+      add: (key, value, expiresAt) => memory.add(key, value, expiresAt),
+      swap: (key, expected, value, expiresAt) => (swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt)),
+    };
+    // A short upstream timeout keeps the key's lease (3 × timeout + 5 s) short for the test.
+    const handler = makeHandler({ store: flaky, upstreamTimeoutMs: 200 });
+    const { token } = await visitor(handler);
+    swapsFail = true;
+    const first = await send(handler, token, 'recorded late', 'k-flaky');
+    assert.equal(first.status, 200, 'the answer upstream gave, not a 503');
+    const firstBody = (await first.json()) as { stored: Array<{ id: string }> };
+    swapsFail = false;
+    await new Promise((resolve) => setTimeout(resolve, 5_700));
+    const retry = await send(handler, token, 'recorded late', 'k-flaky');
+    assert.equal(retry.status, 200);
+    assert.equal(((await retry.json()) as { stored: Array<{ id: string }> }).stored[0]!.id, firstBody.stored[0]!.id);
+    assert.equal(posts(), 1, 'found upstream, not sent twice');
+  });
+
   it('limitStore still works for one release, with one deprecation warning naming store', async () => {
     const counted: string[] = [];
     const counts = new Map<string, number>();
