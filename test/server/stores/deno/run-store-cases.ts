@@ -3,8 +3,16 @@
 // per check, `{ name, ok, error? }`, and never exits early, so the Node side reports each one.
 // Deno.args[0]: a database file the run may create (two handles on it act as two instances).
 import assert from 'node:assert/strict';
-import { createDenoKvStore } from '../../../../src/server/stores/deno-kv.js';
+import { createDenoKvStore, type DenoKvKey, type DenoKvLike } from '../../../../src/server/stores/deno-kv.js';
 import { STORE_CASES } from '../store-conformance.js';
+
+// What this file uses of Deno's global, for the project's type check (Deno does not check types on run).
+interface Kv extends DenoKvLike {
+  set(key: DenoKvKey, value: unknown): Promise<unknown>;
+  get<T = unknown>(key: DenoKvKey): Promise<{ value: T | null; versionstamp: string | null }>;
+  close(): void;
+}
+declare const Deno: { args: string[]; openKv(path: string): Promise<Kv> };
 
 const file = Deno.args[0]!;
 const memory = await Deno.openKv(':memory:');
