@@ -24,15 +24,26 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startWranglerDev(config: string, timeoutMs = 90_000): Promise<RunningWorker> {
+export interface WranglerDevOptions {
+  /** Local state (Durable Object storage) kept here and not removed on stop, to start again on it. */
+  persistTo?: string;
+  /** `--var NAME:VALUE` for each. */
+  vars?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export async function startWranglerDev(config: string, options: WranglerDevOptions = {}): Promise<RunningWorker> {
   if (!existsSync(wrangler)) throw new Error('wrangler is not installed: run `npm install` (it is a devDependency).');
-  const state = mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     wrangler,
-    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn', ...vars],
     {
-      cwd: root,
+      cwd: options.cwd ?? root,
       // Its own process group, so stopping it stops the workerd it started too.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +60,7 @@ export async function startWranglerDev(config: string, timeoutMs = 90_000): Prom
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
     }
-    rmSync(state, { recursive: true, force: true });
+    if (!options.persistTo) rmSync(state, { recursive: true, force: true });
   };
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
