@@ -107,7 +107,7 @@ describe('two npm start processes sharing one Redis', () => {
     assert.equal((await call(second, 'GET', '/sessions', visitor.token)).status, 401);
   });
 
-  // Last: it stops the shared Redis.
+  // Last two: they stop the shared Redis and start it again.
   it('when Redis stops, both answer 503 and tell the site owner in their log', async () => {
     const visitor = await newVisitor(first);
     await redis.stop();
@@ -119,6 +119,20 @@ describe('two npm start processes sharing one Redis', () => {
       assert.equal(issued.status, 503, issued.text);
     }
     for (const stack of [first, second]) assert.match(stack.output(), /Redis at 127\.0\.0\.1:\d+ \(CHATBOT_REDIS_URL\) is unreachable/);
+  });
+
+  it('when Redis is back, both answer again and say so in their log', async () => {
+    await redis.restart();
+    for (const stack of [first, second]) {
+      // The client reconnects with a back-off of at most 2 s.
+      let status = 0;
+      for (const deadline = Date.now() + 15_000; status !== 200 && Date.now() < deadline; ) {
+        status = (await call(stack, 'POST', '/visitor', undefined, {})).status;
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.equal(status, 200, stack.output());
+      assert.match(stack.output(), /Redis at 127\.0\.0\.1:\d+ is back/);
+    }
   });
 });
 
