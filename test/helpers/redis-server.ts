@@ -3,9 +3,9 @@
 // with the install line; the Redis store's tests never pass by skipping.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export const REDIS_INSTALL_HINT =
   'redis-server is not installed, and the Redis store is tested against a real one: install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) or put it on PATH.';
@@ -17,14 +17,6 @@ export interface RunningRedis {
   stop(): Promise<void>;
   /** Starts an empty server again on the same port, after `stop`: Redis is back. */
   restart(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 function start(port: number, dir: string): Promise<ChildProcess> {

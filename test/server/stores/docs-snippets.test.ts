@@ -8,13 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
 import { startRedisServer, type RunningRedis } from '../../helpers/redis-server.js';
 import { startWranglerDev } from '../../helpers/wrangler-dev.js';
+import { freePort } from '../../helpers/free-port.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const docs = readFileSync(`${root}docs/stores.md`, 'utf8');
@@ -39,14 +39,6 @@ function project(files: Record<string, string>, dependencies: string[]): string 
     writeFileSync(join(dir, path), text);
   }
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 interface Started {
