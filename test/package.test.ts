@@ -1,4 +1,4 @@
-// The published shape of the package (CONTRACT §1): every entry of the exports map and every
+// The published shape of the package: every entry of the exports map and every
 // command resolves to a built file, and the Node entries export what the contract names.
 // `npm install` builds dist/ (the `prepare` script), so these run against what users would get.
 import { test } from 'node:test';

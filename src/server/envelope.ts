@@ -1,6 +1,6 @@
 /**
  * Re-writes upstream envelopes field by field, so only the documented fields reach the
- * browser (api-spec.md §2.1) and nothing else an upstream may add.
+ * browser (docs/api.md) and nothing else an upstream may add.
  */
 import type { Message } from '../shared/types.js';
 

@@ -138,7 +138,7 @@ export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
-/** Ids that go into upstream paths: the chatbot id and message ids (CONTRACT §4). */
+/** Ids that go into upstream paths: the chatbot id and message ids (docs/signing-handler.md). */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 function fail(message: string): never {

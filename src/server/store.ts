@@ -4,8 +4,8 @@
  * Four operations on one key space, each atomic on its own, are all the handler needs: it builds
  * idempotency (claim, complete, release), revocation and every limit from them. That keeps each
  * shared store small and easy to prove race-free:
- * - Redis: `increment` is INCR + PEXPIREAT in MULTI, `add` is `SET NX PXAT`, `swap` a short Lua
- *   script (compare, then SET/DEL), `get` is GET.
+ * - Redis: each operation is one short Lua script (INCR then PEXPIREAT; `SET NX PXAT`; compare,
+ *   then SET or DEL; GET), so no other client's command runs in between.
  * - A Durable Object: one object serialises every call, so plain reads and writes of its storage
  *   are atomic.
  * - Deno KV: `add` and `swap` are `kv.atomic().check({ key, versionstamp })` commits, `increment`

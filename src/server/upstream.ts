@@ -2,7 +2,7 @@
  * The handler's only way to the upstream API. URLs are built here from configuration and
  * validated values only; every request is signed afresh (new timestamp, body signed as sent),
  * carries exactly four headers, does not follow redirects and is aborted after the timeout.
- * Upstream faults become the statuses of CONTRACT §4, without upstream texts or internals.
+ * Upstream faults become the statuses of docs/signing-handler.md (400, 429, 502, 504), without upstream texts or internals.
  */
 import { HEADER_API_KEY, HEADER_RATE_RESET, HEADER_SIGNATURE, HEADER_TIMESTAMP } from '../shared/headers.js';
 import { buildQuery } from '../shared/query.js';

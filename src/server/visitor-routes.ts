@@ -28,7 +28,7 @@ export function chatbotMissing(ctx: RouteContext, label: string): never {
   refuse(502, TEXT.upstreamConfig);
 }
 
-/** Passes on an upstream 400 validation body as it is (CONTRACT §4). */
+/** Passes on an upstream 400 validation body as it is. */
 function validationFailure(answer: UpstreamAnswer): Response {
   return json(400, answer.body);
 }

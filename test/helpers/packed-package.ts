@@ -2,7 +2,6 @@
 // checkout (dist/ as built by `npm install`), made once per test process.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,16 +19,4 @@ export function packedPackage(): string {
   if (!packed) throw new Error(`npm pack reported no file: ${output}`);
   tarball = join(destination, packed.filename);
   return tarball;
-}
-
-/** A loopback port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }

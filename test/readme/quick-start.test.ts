@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { freePort, packedPackage } from '../helpers/packed-package.js';
+import { freePort } from '../helpers/free-port.js';
+import { packedPackage } from '../helpers/packed-package.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
