@@ -1,5 +1,6 @@
 /**
- * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js.
+ * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js
+ * (with the chunks it loads on demand beside it).
  * Only files that exist in demo/ at start are served (no path from the request touches the disk),
  * and pages carry a strict Content-Security-Policy, which the widget is built to work under.
  */
@@ -64,7 +65,10 @@ export async function createStaticSite(): Promise<StaticSite> {
     if (TYPES[extname(name)] && statSync(join(demoDir, name)).isFile()) files.set(`/${name}`, join(demoDir, name));
   }
   files.set('/', join(demoDir, 'index.html'));
-  files.set('/chatbot-widget.js', bundlePath);
+  // The bundle and the chunks it loads on demand, relative to its own URL (e.g. <chatbot-usage>'s view).
+  for (const name of readdirSync(join(root, 'dist'))) {
+    if (/^chatbot-widget[\w.-]*\.js$/.test(name)) files.set(`/${name}`, join(root, 'dist', name));
+  }
 
   return {
     serve(req, res) {
@@ -78,7 +82,7 @@ export async function createStaticSite(): Promise<StaticSite> {
       const body = readFileSync(file);
       // The bundle is public and sent without credentials; a module script on another site
       // (the "embed it" snippet) may load it only if it says so.
-      const crossOrigin = path === '/chatbot-widget.js' ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
+      const crossOrigin = path.startsWith('/chatbot-widget') ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
       res.writeHead(200, {
         ...crossOrigin,
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
