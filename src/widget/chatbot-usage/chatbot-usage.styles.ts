@@ -14,6 +14,7 @@ export const hostStyles = [
       color: var(--_text);
       background: var(--_bg);
     }
+    :host([hidden]),
     [hidden] {
       display: none !important;
     }

@@ -45,14 +45,14 @@ export const viewStyles = css`
     padding: 1rem;
     grid-template-columns: minmax(0, 1fr);
   }
-  @media (min-width: 1000px) {
+  .top,
+  .error,
+  .figures {
+    grid-column: 1 / -1;
+  }
+  @media (min-width: 900px) {
     .usage {
-      grid-template-columns: minmax(0, 2fr) minmax(0, 1fr);
-    }
-    .top,
-    .error,
-    .drill {
-      grid-column: 1 / -1;
+      grid-template-columns: minmax(16rem, 1fr) minmax(0, 2.5fr);
     }
   }
   .note {
@@ -190,6 +190,8 @@ export const viewStyles = css`
   }
   .chart-scroll,
   .table-scroll {
+    /* Positioned, so the screen-reader texts (absolute) inside scroll with it, not the page. */
+    position: relative;
     overflow-x: auto;
     overscroll-behavior-x: contain;
     border: 1px solid var(--_border);
@@ -319,6 +321,15 @@ export const viewStyles = css`
     display: grid;
     gap: 1rem;
     grid-template-columns: repeat(auto-fit, minmax(min(100%, 18rem), 1fr));
+  }
+  .placeholder {
+    display: block;
+    margin: 0;
+    padding: 2rem 1rem;
+    border: 1px dashed var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    color: var(--_muted);
+    text-align: center;
   }
   .panel {
     min-inline-size: 0;

@@ -262,7 +262,7 @@ export class UsageView implements ListActions {
 
   private drillTemplate(): TemplateResult | typeof nothing {
     const d = this.drill;
-    if (!d) return nothing;
+    if (!d) return this.figures?.busiest.users.length ? html`<p class="drill placeholder">Choose a user to see their sessions and messages.</p>` : nothing;
     return html`<section class="drill" aria-label="Sessions and messages">
       <div class="panel">${sessionsTemplate(d.user, d.sessions, d.session?.id, this.format, this)}</div>
       ${d.messages ? html`<div class="panel">${messagesTemplate(d.messages, d.message?.id, this.format, this)}</div>` : nothing}
