@@ -59,6 +59,10 @@ test('the token is taken from the link, removed from the address bar, and the fi
   assert.ok(scripts.some((path) => /^\/chatbot-widget-usage-view-[\w-]+\.js$/.test(path)), scripts.join(', '));
   assert.deepEqual(problems, []);
   await page.close();
+  // The bundle every page loads holds the element's shell, not its view: that is a chunk it imports.
+  const bundle = await (await fetch(`${stack.origin}/chatbot-widget.js`)).text();
+  assert.match(bundle, /import\(`\.\/chatbot-widget-usage-view-[\w-]+\.js`\)|import\(["']\.\/chatbot-widget-usage-view-[\w-]+\.js["']\)/);
+  assert.doesNotMatch(bundle, /Busiest users/);
 });
 
 test('a bad token is said once; a new link in the same tab replaces it and the message goes', async () => {
