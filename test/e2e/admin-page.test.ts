@@ -65,6 +65,43 @@ test('the token is taken from the link, removed from the address bar, and the fi
   assert.doesNotMatch(bundle, /Busiest users/);
 });
 
+test('works with nothing refused under the strictest policy the widget promises (no inline styles, Trusted Types)', async () => {
+  const { page, problems } = await adminPage(1280);
+  const strict = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    // The demo pages' empty favicon (`data:,`), not the element's doing.
+    "img-src 'self' data:",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html chatbot-widget',
+  ].join('; ');
+  const violations: string[] = [];
+  await page.exposeFunction('reportViolation', (text: string) => violations.push(text));
+  await page.route('**/admin.html', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': strict } });
+  });
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) => (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`)),
+  );
+  await page.goto(`${stack.origin}/admin.html#token=${stack.adminToken}`);
+  await page.locator(usagePart('bar')).first().waitFor();
+  await page.locator(usagePart('user')).first().click();
+  await page.locator(usagePart('session')).first().click();
+  await page.locator(usagePart('message')).first().click();
+  await page.locator(usagePart('message-detail')).waitFor();
+  const download = page.waitForEvent('download');
+  await page.locator(usagePart('export-button')).click();
+  assert.match((await download).suggestedFilename(), /^chatbot-usage-\d{4}-\d{2}-01-to-\d{4}-\d{2}-01\.csv$/);
+  await page.locator('text=Table').click();
+  await page.locator(usagePart('table')).waitFor();
+  assert.deepEqual(violations, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('a bad token is said once; a new link in the same tab replaces it and the message goes', async () => {
   const { page } = await adminPage(1280);
   await page.goto(`${stack.origin}/admin.html#token=stale-token`);
