@@ -79,9 +79,10 @@ describe('<chatbot-usage> figures', () => {
     equal(JSON.stringify(bars(el).map((b) => b.messages)), JSON.stringify(expected.map((m) => m.messageCount)));
     equal(el.shadowRoot!.querySelectorAll('.year').length, 10, 'one group a year');
     const chart = part(el, 'chart')!;
-    assert(/120 months, grouped by year: scroll the chart sideways/.test(chart.textContent!), 'the grouping and scrolling are said');
+    assert(/120 months, grouped by year: the chart opens on the latest; scroll it sideways/.test(chart.textContent!), 'the grouping and scrolling are said');
     const scroller = chart.querySelector<HTMLElement>('.chart-scroll')!;
     assert(scroller.scrollWidth > scroller.clientWidth, 'the chart scrolls');
+    equal(Math.round(scroller.scrollLeft + scroller.clientWidth), scroller.scrollWidth, 'it opens on the latest months');
     equal(scroller.tabIndex, 0, 'the scrolling chart takes keyboard focus');
     assert(document.documentElement.scrollWidth <= document.documentElement.clientWidth, 'the page does not scroll sideways');
     // Every month stays readable: no label is cut to nothing, each bar keeps its width.

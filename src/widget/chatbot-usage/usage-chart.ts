@@ -55,7 +55,7 @@ export function chartTemplate(months: MonthlyUsage[], format: UsageFormat): Temp
   return html`<figure part="chart" class=${byYear ? 'by-year' : ''}>
     <figcaption class="note">
       ${byYear
-        ? `${months.length} months, grouped by year: scroll the chart sideways to see every year, or choose Table to read them all.`
+        ? `${months.length} months, grouped by year: the chart opens on the latest; scroll it sideways for earlier years, or choose Table to read them all.`
         : 'Messages per month; under each bar its distinct users and sessions.'}
     </figcaption>
     <div class="chart-scroll" tabindex="0" role="region" aria-label="Messages per month (scrolls sideways)">

@@ -118,7 +118,10 @@ export class UsageView implements ListActions {
       return this.rendered();
     }
     const api = this.api(abort.signal);
-    if (!api) return this.rendered();
+    if (!api) {
+      this.figures = undefined;
+      return this.rendered();
+    }
     const range = check.range;
     this.loading = true;
     this.host.requestUpdate();
@@ -140,7 +143,11 @@ export class UsageView implements ListActions {
       if (!abort.signal.aborted) this.loading = false;
     }
     await this.rendered();
-    if (this.figures) performance.mark(MARK_RENDERED);
+    if (!this.figures) return;
+    performance.mark(MARK_RENDERED);
+    // A chart wider than its box opens on the latest months, which an owner looks at first.
+    const chart = this.host.renderRoot.querySelector<HTMLElement>('.chart-scroll');
+    if (chart) chart.scrollLeft = chart.scrollWidth;
   }
 
   private async rendered(): Promise<void> {
