@@ -1,11 +1,24 @@
 import { css } from 'lit';
+import { themeTokens } from '../theme.styles.js';
 
 /*
  * Layout from 320 px to wide screens: every block is as wide as the element and wraps its
  * content; only the chart and the table scroll sideways, inside their own box, never the page.
  * Wide screens put the figures beside the busiest users and the drill-down panels side by side.
  */
-export const viewStyles = css`
+const view = css`
+  :host {
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+    line-height: 1.45;
+    color: var(--_text);
+    background: var(--_bg);
+  }
+  .loading {
+    margin: 0;
+    padding: 1rem;
+    color: var(--_muted);
+  }
   *,
   *::before,
   *::after {
@@ -367,3 +380,5 @@ export const viewStyles = css`
     border-radius: calc(var(--_radius) / 2);
   }
 `;
+
+export const viewStyles = [themeTokens, view];

@@ -59,7 +59,7 @@ export class UsageView implements ListActions {
 
   constructor(private readonly host: ChatbotUsage) {
     const root = host.renderRoot;
-    if (root instanceof ShadowRoot) adoptStyles(root, [...(host.constructor as typeof LitElement).elementStyles, viewStyles]);
+    if (root instanceof ShadowRoot) adoptStyles(root, [...(host.constructor as typeof LitElement).elementStyles, ...viewStyles]);
     this.format = new UsageFormat(host.closest('[lang]')?.getAttribute('lang') ?? undefined);
     this.attributesChanged();
   }
