@@ -53,8 +53,10 @@ const build = spawnSync(`${root}node_modules/.bin/vite`, ['build', '--logLevel',
 if (build.status !== 0) process.exit(build.status ?? 1);
 const dist = join(root, 'dist');
 const bundleFiles = new Map(readdirSync(dist).filter((name) => /^chatbot-widget[\w.-]*\.js$/.test(name)).map((name) => [`/${name}`, readFileSync(join(dist, name))]));
-const usageChunk = [...bundleFiles].find(([name]) => name.includes('usage-view'));
-if (!usageChunk) throw new Error('the build has no usage-view chunk: <chatbot-usage> is not loaded lazily');
+// The chunk this build's bundle imports (dist/ may still hold those of earlier builds).
+const chunkName = /import\([`'"]\.\/(chatbot-widget-usage-view-[\w-]+\.js)[`'"]\)/.exec(bundleFiles.get('/chatbot-widget.js')?.toString('utf8') ?? '')?.[1];
+const usageChunk = chunkName ? ([`/${chunkName}`, bundleFiles.get(`/${chunkName}`)!] as const) : undefined;
+if (!usageChunk?.[1]) throw new Error('the bundle imports no usage-view chunk: <chatbot-usage> is not loaded lazily');
 
 // 2. The 1M-message database, imported once.
 const seedPath = await cachedSeedFile(COUNT, BOT.id);

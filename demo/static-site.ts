@@ -1,7 +1,8 @@
 /**
  * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js
  * (with the chunks it loads on demand beside it).
- * Only files that exist in demo/ at start are served (no path from the request touches the disk),
+ * Only files that exist in demo/ at start are served (no path from the request touches the disk,
+ * but for the bundle's chunks, whose names are checked against a pattern without a slash),
  * and pages carry a strict Content-Security-Policy, which the widget is built to work under.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,18 +66,22 @@ export async function createStaticSite(): Promise<StaticSite> {
     if (TYPES[extname(name)] && statSync(join(demoDir, name)).isFile()) files.set(`/${name}`, join(demoDir, name));
   }
   files.set('/', join(demoDir, 'index.html'));
-  // The bundle and the chunks it loads on demand, relative to its own URL (e.g. <chatbot-usage>'s view).
-  for (const name of readdirSync(join(root, 'dist'))) {
-    if (/^chatbot-widget[\w.-]*\.js$/.test(name)) files.set(`/${name}`, join(root, 'dist', name));
-  }
+  files.set('/chatbot-widget.js', bundlePath);
+  /**
+   * The chunks the bundle loads on demand, relative to its own URL (e.g. <chatbot-usage>'s view),
+   * looked up when asked: a rebuild while the server runs renames them (content hashes). The name
+   * pattern has no slash, so a request can only ever name a file directly in dist/.
+   */
+  const fileOf = (path: string) => files.get(path) ?? (/^\/chatbot-widget-[\w-]+\.js$/.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
 
   return {
     serve(req, res) {
       const path = (req.url ?? '/').split(/[?#]/)[0]!;
-      const file = files.get(path);
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !file || !existsSync(file)) {
-        res.writeHead(file ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end(file ? 'Method not allowed' : 'Not found');
+      const file = fileOf(path);
+      const found = file !== undefined && existsSync(file);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !file || !found) {
+        res.writeHead(found ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(found ? 'Method not allowed' : 'Not found');
         return;
       }
       const body = readFileSync(file);

@@ -63,6 +63,10 @@ test('the token is taken from the link, removed from the address bar, and the fi
   const bundle = await (await fetch(`${stack.origin}/chatbot-widget.js`)).text();
   assert.match(bundle, /import\(`\.\/chatbot-widget-usage-view-[\w-]+\.js`\)|import\(["']\.\/chatbot-widget-usage-view-[\w-]+\.js["']\)/);
   assert.doesNotMatch(bundle, /Busiest users/);
+  // Chunks are looked up by name in dist/ only: nothing else is reachable through that pattern.
+  for (const path of ['/chatbot-widget-missing.js', '/chatbot-widget-..%2F..%2Fpackage.json', '/chatbot-widget-x.js%2F..%2F..%2Fpackage.json']) {
+    assert.equal((await fetch(stack.origin + path)).status, 404, path);
+  }
 });
 
 test('works with nothing refused under the strictest policy the widget promises (no inline styles, Trusted Types)', async () => {
