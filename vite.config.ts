@@ -6,11 +6,30 @@
 //
 // `npm run dev` serves index.html with the widget from source; `/chatbot` is proxied to the
 // signing handler of a running `npm start` (CHATBOT_DEV_BACKEND, default http://localhost:8080).
-import { defineConfig } from 'vite';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 
 const devBackend = process.env.CHATBOT_DEV_BACKEND ?? 'http://localhost:8080';
 
+/**
+ * Removes the chunks of earlier builds (`dist/chatbot-widget-*.js`, named by content hash) before
+ * writing new ones: dist/ is not emptied (it holds dist/lib), and old chunks would pile up there.
+ */
+function removeOldChunks(): Plugin {
+  return {
+    name: 'remove-old-chunks',
+    apply: 'build',
+    buildStart() {
+      if (!existsSync('dist')) return;
+      for (const name of readdirSync('dist', { withFileTypes: true })) {
+        if (name.isFile() && /^chatbot-widget-.+\.js$/.test(name.name)) rmSync(`dist/${name.name}`);
+      }
+    },
+  };
+}
+
 export default defineConfig({
+  plugins: [removeOldChunks()],
   publicDir: false,
   logLevel: 'warn',
   server: {
@@ -33,8 +52,12 @@ export default defineConfig({
       fileName: () => 'chatbot-widget.js',
     },
     rolldownOptions: {
+      // The entry may export more than its source does, so code the lazily loaded chunks share
+      // with it stays in it (one request for the first load) instead of a third, common chunk.
+      preserveEntrySignatures: 'allow-extension',
       // Library mode keeps whitespace by default (for re-bundlers); this file is for browsers.
-      output: { minify: true, codeSplitting: false },
+      // Chunks load from URLs relative to this file (`import("./chatbot-widget-….js")`).
+      output: { minify: true, chunkFileNames: 'chatbot-widget-[name]-[hash].js' },
     },
   },
 });

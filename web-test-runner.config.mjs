@@ -31,6 +31,31 @@ function backendPlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('chatbot-api', { args })` from a test: runs the real `chatbot-api` command
+ * against the backend's emulator and answers its exit code and output, so a browser test can put
+ * the element's figures beside the command's.
+ */
+function chatbotApiCommandPlugin() {
+  return {
+    name: 'chatbot-api-command',
+    async executeCommand({ command, payload }) {
+      if (command !== 'chatbot-api') return undefined;
+      backend ??= await startBackend();
+      // Asynchronously: the emulator it talks to answers from this very process.
+      const { execFile } = await import('node:child_process');
+      return new Promise((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/chatbot-api.ts', ...payload.args],
+          { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...backend.cliEnv }, timeout: 60_000 },
+          (error, stdout, stderr) => resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    },
+  };
+}
+
 export default {
   files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
@@ -43,7 +68,7 @@ export default {
       return backend.middleware(ctx, next);
     },
   ],
-  plugins: [backendPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  plugins: [backendPlugin(), chatbotApiCommandPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

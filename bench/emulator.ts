@@ -18,43 +18,20 @@
  *   npx tsx bench/emulator.ts [count=1000000]
  */
 import Database from 'better-sqlite3';
-import { randomUUID, createHmac } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, rmSync, renameSync, statSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { generateDemoMessages } from '../src/emulator/demo-data.js';
 import { createEmulator, type ChatbotConfig } from '../src/emulator/index.js';
+import { BENCH_CACHE, cachedSeedFile } from './support/seed-cache.js';
 
 const COUNT = Number(process.argv[2] ?? 1_000_000);
 const RUNS = 21;
-const root = new URL('..', import.meta.url).pathname;
-const cache = join(root, 'bench/.cache');
-const seedPath = join(cache, `emulator-seed-${COUNT}-24mo.jsonl`);
-const dbPath = join(cache, 'emulator-bench.sqlite');
-const NOW = new Date('2025-06-15T10:00:00Z');
+const dbPath = join(BENCH_CACHE, 'emulator-bench.sqlite');
 const BOT: ChatbotConfig = { id: 'bench', apiKey: 'pk_bench', apiSecret: 'sk_bench', tier: 'premium' };
 
-mkdirSync(cache, { recursive: true });
-
-// 1. The seed file, generated once.
-if (!existsSync(seedPath)) {
-  const started = performance.now();
-  const partial = `${seedPath}.partial`;
-  const out = createWriteStream(partial);
-  let buffer = '';
-  for (const record of generateDemoMessages({ count: COUNT, chatbotId: BOT.id, now: NOW, months: 24, seed: 1 })) {
-    buffer += JSON.stringify({ id: randomUUID(), ...record }) + '\n';
-    if (buffer.length > 1 << 20) {
-      if (!out.write(buffer)) await once(out, 'drain');
-      buffer = '';
-    }
-  }
-  out.end(buffer);
-  await once(out, 'finish');
-  renameSync(partial, seedPath);
-  console.log(`generated ${seedPath} (${(statSync(seedPath).size / 1e6).toFixed(0)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
+// 1. The seed file, generated once (shared with bench/usage.ts).
+const seedPath = await cachedSeedFile(COUNT, BOT.id);
 
 // 2. Import into a fresh database file.
 for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });

@@ -1,6 +1,8 @@
 /**
- * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js.
- * Only files that exist in demo/ at start are served (no path from the request touches the disk),
+ * Serves the demo site: the pages in demo/ and the standalone widget bundle at /chatbot-widget.js
+ * (with the chunks it loads on demand beside it).
+ * Only files that exist in demo/ at start are served (no path from the request touches the disk,
+ * but for the bundle's chunks, whose names are checked against a pattern without a slash),
  * and pages carry a strict Content-Security-Policy, which the widget is built to work under.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,20 +67,27 @@ export async function createStaticSite(): Promise<StaticSite> {
   }
   files.set('/', join(demoDir, 'index.html'));
   files.set('/chatbot-widget.js', bundlePath);
+  /**
+   * The chunks the bundle loads on demand, relative to its own URL (e.g. <chatbot-usage>'s view),
+   * looked up when asked: a rebuild while the server runs renames them (content hashes). The name
+   * pattern has no slash, so a request can only ever name a file directly in dist/.
+   */
+  const fileOf = (path: string) => files.get(path) ?? (/^\/chatbot-widget-[\w-]+\.js$/.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
 
   return {
     serve(req, res) {
       const path = (req.url ?? '/').split(/[?#]/)[0]!;
-      const file = files.get(path);
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !file || !existsSync(file)) {
-        res.writeHead(file ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end(file ? 'Method not allowed' : 'Not found');
+      const file = fileOf(path);
+      const found = file !== undefined && existsSync(file);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !file || !found) {
+        res.writeHead(found ? 405 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(found ? 'Method not allowed' : 'Not found');
         return;
       }
       const body = readFileSync(file);
       // The bundle is public and sent without credentials; a module script on another site
       // (the "embed it" snippet) may load it only if it says so.
-      const crossOrigin = path === '/chatbot-widget.js' ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
+      const crossOrigin = path.startsWith('/chatbot-widget') ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
       res.writeHead(200, {
         ...crossOrigin,
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',

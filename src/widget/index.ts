@@ -1,14 +1,19 @@
 /**
- * `chatbot-widget`: registers `<chatbot-widget>` and exports its class, event types and texts.
+ * `chatbot-widget`: registers `<chatbot-widget>` and `<chatbot-usage>` and exports their classes,
+ * event types and texts. `<chatbot-usage>`'s view (chart, lists, their styles) is a module of
+ * its own, loaded when the first such element connects.
  *
  * @example
  * import 'chatbot-widget';
  * document.body.append(Object.assign(document.createElement('chatbot-widget'), { endpoint: '/chatbot' }));
  */
 import { registerChatbotWidget } from './chatbot-widget/register.js';
+import { registerChatbotUsage } from './chatbot-usage/register.js';
 
 export { ChatbotWidget } from './chatbot-widget/chatbot-widget.js';
 export { registerChatbotWidget } from './chatbot-widget/register.js';
+export { ChatbotUsage } from './chatbot-usage/chatbot-usage.js';
+export { registerChatbotUsage } from './chatbot-usage/register.js';
 export type {
   ChatbotOpenDetail,
   ChatbotCloseDetail,
@@ -18,7 +23,9 @@ export type {
   ChatbotErrorKind,
   ChatbotEventMap,
 } from './events.js';
+export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-usage/usage-events.js';
 export { defaultStrings, type WidgetStrings } from './strings.js';
 export { de } from './locales/de.js';
 
 registerChatbotWidget();
+registerChatbotUsage();

@@ -159,10 +159,12 @@ test('the admin page lists usage with the printed token, and refuses without it'
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${stack.origin}/admin.html#token=${stack.adminToken}`);
-  await page.locator('#usage tbody tr').first().waitFor({ timeout: 10_000 });
-  assert.ok((await page.locator('#users tbody tr').count()) >= 1);
-  await page.locator('#sessions tbody tr').first().waitFor();
-  assert.match((await page.locator('.pager[data-list="sessions"] span').textContent()) ?? '', /Page 1 of \d+/);
+  // The page is <chatbot-usage> (test/e2e/admin-page.test.ts tests it in depth).
+  await page.locator('chatbot-usage [part~="bar"]').first().waitFor({ timeout: 10_000 });
+  assert.ok((await page.locator('chatbot-usage [part~="user"]').count()) >= 1);
+  await page.locator('chatbot-usage [part~="user"]').first().click();
+  await page.locator('chatbot-usage [part~="session"]').first().waitFor();
+  assert.match((await page.locator('chatbot-usage [part~="pager"] span').textContent()) ?? '', /Page 1 of \d+/);
   const denied = await fetch(`${stack.origin}/chatbot/admin/users`);
   assert.equal(denied.status, 403);
   await context.close();

@@ -14,6 +14,9 @@
  * upstream act, then breaks the connection mid-answer (a send that arrived but whose answer was
  * lost); `up` restores it.
  *
+ * Namespaces starting with `noadmin-` go to a handler without `authorizeAdmin`: admin access off,
+ * as on a site that never turned it on.
+ *
  * For the security tests (hostile.test.ts, markdown.test.ts) two more routes:
  * - `/__beacon/<name>` records that something requested it, from any origin, and `GET /__beacons`
  *   lists the names so far. Test payloads point their images, styles and frames at this route
@@ -29,12 +32,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { HOSTILE_ERROR } from './hostile-error.js';
+import { ADMIN_TOKEN } from './admin-token.js';
 import { createEmulator } from '../../../src/emulator/index.js';
 import type { ReplySource } from '../../../src/emulator/index.js';
 import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../../src/server/index.js';
 
 const CHATBOT = { id: 'bot_widget', apiKey: 'pk_widget_tests', apiSecret: 'sk_widget_tests_secret_value', tier: 'premium' as const };
-const ADMIN_TOKEN = 'widget-tests-admin-token';
 
 /** Replies the tests can predict; `markdown-sample` answers with every construct and some hostile HTML. */
 export const testReplies: ReplySource = {
@@ -91,6 +94,8 @@ type Mode = 'up' | 'down' | 'drop';
 
 export interface Backend {
   middleware: (ctx: KoaContext, next: () => Promise<unknown>) => Promise<unknown>;
+  /** The environment `chatbot-api` needs to talk to the same emulator (its URL, key, secret, chatbot). */
+  cliEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +137,7 @@ export async function startBackend(): Promise<Backend> {
   const unlimitedAddress = { visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 };
   const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const adminOff = createSigningHandler({ ...common, authorizeAdmin: undefined, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
@@ -145,7 +151,7 @@ export async function startBackend(): Promise<Backend> {
     }
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
     const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, { method: ctx.method, headers, body: body ? new Uint8Array(body) : undefined });
-    const target = namespace.startsWith('limited-') ? limited : handler;
+    const target = namespace.startsWith('limited-') ? limited : namespace.startsWith('noadmin-') ? adminOff : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
@@ -230,6 +236,7 @@ export async function startBackend(): Promise<Backend> {
 
   return {
     middleware,
+    cliEnv: { CHATBOT_API_BASE_URL: upstream.url, CHATBOT_API_KEY: CHATBOT.apiKey, CHATBOT_API_SECRET: CHATBOT.apiSecret, CHATBOT_ID: CHATBOT.id },
     async stop() {
       await upstream.close();
       emulator.close();

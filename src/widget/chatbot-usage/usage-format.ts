@@ -1,0 +1,46 @@
+/**
+ * How `<chatbot-usage>` writes numbers, months and times: through `Intl` in the page's language,
+ * and always in UTC, because upstream counts UTC calendar months and a month label must name the
+ * same month for every viewer, wherever they are.
+ */
+export class UsageFormat {
+  private readonly numbers: Intl.NumberFormat;
+  private readonly shortMonth: Intl.DateTimeFormat;
+  private readonly longMonth: Intl.DateTimeFormat;
+  private readonly dateTime: Intl.DateTimeFormat;
+
+  constructor(lang: string | undefined) {
+    const locale = lang || undefined;
+    const safe = <T>(make: (l: string | undefined) => T): T => {
+      try {
+        return make(locale);
+      } catch {
+        return make('en'); // an invalid lang tag: English rather than nothing
+      }
+    };
+    this.numbers = safe((l) => new Intl.NumberFormat(l));
+    this.shortMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }));
+    this.longMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+    this.dateTime = safe((l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }));
+  }
+
+  number(value: number): string {
+    return this.numbers.format(value);
+  }
+
+  /** `2025-03` as "Mar". */
+  monthShort(month: string): string {
+    return this.shortMonth.format(new Date(`${month}-15T00:00:00Z`));
+  }
+
+  /** `2025-03` as "March 2025". */
+  monthLong(month: string): string {
+    return this.longMonth.format(new Date(`${month}-15T00:00:00Z`));
+  }
+
+  /** An ISO instant as a date and time in UTC, said so ("12 Mar 2025, 14:05 UTC"). */
+  time(iso: string): string {
+    const ms = Date.parse(iso);
+    return Number.isFinite(ms) ? `${this.dateTime.format(ms)} UTC` : '';
+  }
+}

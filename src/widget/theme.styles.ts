@@ -1,0 +1,47 @@
+import { css } from 'lit';
+
+/**
+ * The widgets' theme tokens: each private `--_name` reads the public `--chatbot-*` custom property
+ * a site sets, with a light default on `:host` and dark defaults for `theme="dark"` (and
+ * `theme="auto"` when the system asks for dark). Every text pair meets WCAG AA (4.5:1).
+ * The values are those of `<chatbot-widget>`, so both elements look alike with the same settings.
+ */
+const dark = css`
+  --_bg: var(--chatbot-background, #111827);
+  --_surface: var(--chatbot-surface, #1f2937);
+  --_text: var(--chatbot-text, #f3f4f6);
+  --_muted: var(--chatbot-muted, #a1a9b8);
+  --_border: var(--chatbot-border, #374151);
+  --_accent: var(--chatbot-accent, #93c5fd);
+  --_on-accent: var(--chatbot-on-accent, #0b1220);
+  --_error-bg: var(--chatbot-error-background, #450a0a);
+  --_error-text: var(--chatbot-error-text, #fecaca);
+  color-scheme: dark;
+`;
+
+export const themeTokens = css`
+  :host {
+    --_bg: var(--chatbot-background, #ffffff);
+    --_surface: var(--chatbot-surface, #f3f4f6);
+    --_text: var(--chatbot-text, #111827);
+    --_muted: var(--chatbot-muted, #4b5563);
+    --_border: var(--chatbot-border, #d1d5db);
+    --_accent: var(--chatbot-accent, #1d4ed8);
+    --_on-accent: var(--chatbot-on-accent, #ffffff);
+    --_error-bg: var(--chatbot-error-background, #fef2f2);
+    --_error-text: var(--chatbot-error-text, #991b1b);
+    --_focus: var(--chatbot-focus, var(--_accent));
+    --_radius: var(--chatbot-radius, 14px);
+    --_font: var(--chatbot-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font-size: var(--chatbot-font-size, 15px);
+    color-scheme: light;
+  }
+  :host([theme='dark']) {
+    ${dark}
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([theme='auto']) {
+      ${dark}
+    }
+  }
+`;
