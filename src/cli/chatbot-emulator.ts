@@ -5,7 +5,7 @@
  * emulator itself is `src/emulator`.
  */
 import { createEmulator, ConfigError, loadConfig, SeedError, type ChatbotConfig, type ReplySource } from '../emulator/index.js';
-import { createReplySourceFromEnv } from '../emulator/replies/index.js';
+import { assertEmulatorDependencies } from '../emulator/dependencies.js';
 import { dailyLimitOf } from '../emulator/config.js';
 import { existsSync } from 'node:fs';
 
@@ -114,6 +114,14 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+
+  try {
+    assertEmulatorDependencies();
+  } catch (error) {
+    fail((error as Error).message, 1);
+  }
+  // The reply sources load the search index: imported once the dependencies are known to be there.
+  const { createReplySourceFromEnv } = await import('../emulator/replies/index.js');
 
   let chatbots: ChatbotConfig[] | undefined;
   let replySource: ReplySource;

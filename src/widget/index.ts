@@ -16,6 +16,8 @@ export type {
   ChatbotReplyDetail,
   ChatbotErrorDetail,
   ChatbotErrorKind,
+  ChatbotFeedbackDetail,
+  ChatbotCopyDetail,
   ChatbotEventMap,
 } from './events.js';
 export { defaultStrings, type WidgetStrings } from './strings.js';
