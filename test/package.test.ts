@@ -19,8 +19,11 @@ test('the exports map has exactly the entries of the contract', () => {
     './dist/chatbot-widget.js',
     './emulator',
     './package.json',
+    './react',
     './server',
     './server/express',
+    './svelte',
+    './vue',
   ]);
   assert.equal(pkg.type, 'module');
   assert.deepEqual(Object.keys(pkg.bin).sort(), ['chatbot-api', 'chatbot-emulator']);

@@ -177,3 +177,21 @@ test('the events of <chatbot-widget> in the manifest are those of ChatbotEventMa
   for (const event of widget.events ?? []) assert.equal(event.type?.text, map.get(event.name), `type of ${event.name}`);
   for (const fired of firedEvents(readSources().tags.values())) assert.ok(map.has(fired), `${fired} is fired but missing from ChatbotEventMap`);
 });
+
+test('the template typings of <chatbot-widget> name exactly its attributes and properties', () => {
+  const { elements } = readSources();
+  const widget = elements.find((e) => e.name === 'ChatbotWidget')!;
+  const source = parse(join(root, 'src/widget/template-types.ts'));
+  let attributes: string[] = [];
+  let properties: string[] = [];
+  source.forEachChild((node) => {
+    if (ts.isInterfaceDeclaration(node) && node.name.text === 'ChatbotWidgetAttributes') {
+      attributes = node.members.map((member) => (member.name as ts.Identifier | ts.StringLiteral).text);
+    }
+    if (ts.isTypeAliasDeclaration(node) && node.name.text === 'ChatbotWidgetProperties') {
+      properties = [...node.type.getText(source).matchAll(/'([A-Za-z]+)'/g)].map((m) => m[1]!);
+    }
+  });
+  assert.deepEqual(sorted(attributes), sorted(widget.attributes.keys()), 'ChatbotWidgetAttributes');
+  assert.deepEqual(sorted(properties), sorted(widget.properties), 'ChatbotWidgetProperties');
+});
