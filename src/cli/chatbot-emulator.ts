@@ -55,7 +55,7 @@ function wholeNumber(flag: string, text: string, max: number): number {
   return Number(text);
 }
 
-export function parseFlags(argv: string[]): Flags {
+function parseFlags(argv: string[]): Flags {
   const flags: Flags = { port: 8787, host: '127.0.0.1', db: '.data/emulator.sqlite', demoData: 0, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;

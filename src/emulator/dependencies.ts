@@ -9,8 +9,8 @@
 import { createRequire } from 'node:module';
 
 /** Everything only the emulator needs, in the order the install command names them. */
-export const EMULATOR_DEPENDENCIES = ['better-sqlite3', 'gpt-tokenizer', 'minisearch'] as const;
-export type EmulatorDependency = (typeof EMULATOR_DEPENDENCIES)[number];
+const EMULATOR_DEPENDENCIES = ['better-sqlite3', 'gpt-tokenizer', 'minisearch'] as const;
+type EmulatorDependency = (typeof EMULATOR_DEPENDENCIES)[number];
 
 /** The command that installs what the emulator needs next to `chatbot-widget`. */
 export const EMULATOR_INSTALL_COMMAND = `npm install ${EMULATOR_DEPENDENCIES.join(' ')}`;
@@ -34,7 +34,7 @@ function isMissing(error: unknown, name: string): boolean {
 }
 
 /** The dependencies that cannot be resolved from here. */
-export function missingEmulatorDependencies(): EmulatorDependency[] {
+function missingEmulatorDependencies(): EmulatorDependency[] {
   return EMULATOR_DEPENDENCIES.filter((name) => {
     try {
       require.resolve(name);
