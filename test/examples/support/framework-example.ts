@@ -4,6 +4,8 @@
 // a message is sent and answered, the page's event callbacks see it, and the `strings` property
 // set from the framework shows in the widget. The React example is built and driven twice, with
 // React 19 and with React 18 (aliased, and type-checked against React 18's typings).
+// One test file per variant (test/examples/*.test.ts), so each stays well inside the runner's
+// per-file time limit on a loaded machine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,12 +17,12 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig } from 'vite';
 import { chromium, type Browser } from 'playwright-core';
-import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createSigningHandler } from '../../src/server/index.js';
-import { toNodeListener } from '../../src/server/adapters/node.js';
+import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../../scripts/find-browser.mjs';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { createSigningHandler } from '../../../src/server/index.js';
+import { toNodeListener } from '../../../src/server/adapters/node.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const modules = join(root, 'node_modules');
 const bin = (name: string) => join(modules, '.bin', name);
 const CHATBOT = { id: 'bot_examples', apiKey: 'pk_examples', apiSecret: 'sk_examples_secret_value', tier: 'premium' as const };
@@ -33,7 +35,7 @@ let handlerListener: ReturnType<typeof toNodeListener>;
 let browser: Browser;
 const work = mkdtempSync(join(tmpdir(), 'chatbot-examples-'));
 
-before(async () => {
+async function startBackendAndBrowser(): Promise<void> {
   const executablePath = await findBrowser();
   if (!executablePath) throw new Error(INSTALL_HINT);
   emulator = createEmulator({ db: ':memory:', chatbots: [CHATBOT], replySource: { name: 'echo', reply: async (request) => `You said: ${request.content}` } });
@@ -48,21 +50,26 @@ before(async () => {
   });
   handlerListener = toNodeListener(handler);
   browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
-});
+}
 
-after(async () => {
+async function stopAll(): Promise<void> {
   await browser?.close();
   await upstream?.close();
   emulator?.close();
   rmSync(work, { recursive: true, force: true });
-});
+}
 
 /** What `npm install` in an example does for `"chatbot-widget": "file:../.."`: a link to the repository. */
 function linkPackage(example: string): void {
   const link = join(root, 'examples', example, 'node_modules/chatbot-widget');
   if (existsSync(link)) return;
   mkdirSync(join(link, '..'), { recursive: true });
-  symlinkSync('../../..', link, 'dir');
+  try {
+    symlinkSync('../../..', link, 'dir');
+  } catch (error) {
+    // The React 18 and 19 files may link the same example at the same moment.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function check(command: string, args: string[], cwd: string): void {
@@ -121,14 +128,14 @@ interface Variant {
 }
 
 const react18 = (pkg: string) => join(modules, pkg);
-const variants: Variant[] = [
-  {
+const variants = {
+  react19: {
     name: 'React 19',
     example: 'react',
     typecheck: (dir) => check(bin('tsc'), ['-p', 'tsconfig.json'], dir),
     bundleHas: /\.version=[`"']19\./,
   },
-  {
+  react18: {
     name: 'React 18',
     example: 'react',
     typecheck(dir) {
@@ -157,12 +164,16 @@ const variants: Variant[] = [
     },
     bundleHas: /\.version=[`"']18\./,
   },
-  { name: 'Vue', example: 'vue', typecheck: (dir) => check(bin('vue-tsc'), ['-p', 'tsconfig.json'], dir) },
-  { name: 'Svelte', example: 'svelte', typecheck: (dir) => check(bin('svelte-check'), ['--fail-on-warnings'], dir) },
-];
+  vue: { name: 'Vue', example: 'vue', typecheck: (dir) => check(bin('vue-tsc'), ['-p', 'tsconfig.json'], dir) },
+  svelte: { name: 'Svelte', example: 'svelte', typecheck: (dir) => check(bin('svelte-check'), ['--fail-on-warnings'], dir) },
+} satisfies Record<string, Variant>;
 
-for (const variant of variants) {
-  test(`examples/${variant.example} with ${variant.name}: type-checks, builds, and the widget works in Chromium`, { timeout: 240_000 }, async () => {
+/** Registers the test of one example variant (with its backend and browser) in the calling file. */
+export function testExample(which: keyof typeof variants): void {
+  const variant: Variant = variants[which];
+  before(startBackendAndBrowser);
+  after(stopAll);
+  test(`examples/${variant.example} with ${variant.name}: type-checks, builds, and the widget works in Chromium`, async () => {
     assert.ok(existsSync(join(root, 'dist/lib/widget/index.js')), 'dist/ is missing: run `npm run build`');
     const dir = join(root, 'examples', variant.example);
     linkPackage(variant.example);
