@@ -18,25 +18,23 @@ import './jsx.js';
 
 type EventProps<Events> = { [Name in keyof Events & string as EventPropName<Name>]: EventName<Events[Name] & Event> };
 
-/** The `@lit/react` events option for every event in `Events`: prop name to event name. */
-function eventProps<Events>(names: ReadonlyArray<keyof Events & string>): EventProps<Events> {
+/**
+ * A React component for one element class of this package. `events` names every event of the
+ * element (a missing one fails to compile); each gets the prop `on` + its name in PascalCase.
+ */
+function wrap<Element extends HTMLElement, Events>(tagName: string, elementClass: { new (): Element }, events: Record<keyof Events & string, true>, displayName: string) {
   const propName = (name: string) => `on${name.replace(/(^|-)([a-z])/g, (_, _dash: string, letter: string) => letter.toUpperCase())}`;
-  return Object.fromEntries(names.map((name) => [propName(name), name])) as unknown as EventProps<Events>;
-}
-
-/** Every event of the widget; the type below fails to compile when ChatbotEventMap gains one. */
-const WIDGET_EVENTS = ['chatbot-open', 'chatbot-close', 'chatbot-send', 'chatbot-reply', 'chatbot-error', 'chatbot-feedback', 'chatbot-copy'] as const;
-type Unlisted = Exclude<keyof ChatbotEventMap, (typeof WIDGET_EVENTS)[number]>;
-const allListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void allListed;
-
-/** A React component for one element class of this package. */
-function wrap<Element extends HTMLElement, Events>(tagName: string, elementClass: { new (): Element }, events: ReadonlyArray<keyof Events & string>, displayName: string) {
-  return createComponent({ react: React, tagName, elementClass, events: eventProps<Events>(events), displayName });
+  const eventProps = Object.fromEntries(Object.keys(events).map((name) => [propName(name), name])) as unknown as EventProps<Events>;
+  return createComponent({ react: React, tagName, elementClass, events: eventProps, displayName });
 }
 
 /** `<chatbot-widget>` as a React component: `<ChatbotWidget endpoint="/chatbot" onChatbotReply={…} />`. */
-export const ChatbotWidget = wrap<ChatbotWidgetElement, ChatbotEventMap>('chatbot-widget', ChatbotWidgetElement, WIDGET_EVENTS, 'ChatbotWidget');
+export const ChatbotWidget = wrap<ChatbotWidgetElement, ChatbotEventMap>(
+  'chatbot-widget',
+  ChatbotWidgetElement,
+  { 'chatbot-open': true, 'chatbot-close': true, 'chatbot-send': true, 'chatbot-reply': true, 'chatbot-error': true, 'chatbot-feedback': true, 'chatbot-copy': true },
+  'ChatbotWidget',
+);
 
 export type { ChatbotWidgetElement };
 export type * from '../widget/events.js';
