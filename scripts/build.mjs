@@ -1,8 +1,11 @@
-// `npm run build` (also run by `npm install` through `prepare`):
+// `npm run build` (also run by `npm install` in a clone of the repository, through `prepare`;
+// never by installing the package, whose tarball holds dist/ already — docs/install.md):
 // 1. tsc compiles src/ to dist/lib (ES modules and .d.ts for every package entry and the commands);
-// 2. Vite bundles the standalone widget, dist/chatbot-widget.js, when the widget exists.
+// 2. the Custom Elements Manifest, custom-elements.json, from the JSDoc of every element class
+//    under src/widget (custom-elements-manifest.config.mjs);
+// 3. Vite bundles the standalone widget, dist/chatbot-widget.js.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, chmodSync } from 'node:fs';
+import { rmSync, chmodSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -17,10 +20,6 @@ function step(label, command, args) {
 
 rmSync(`${root}dist`, { recursive: true, force: true });
 step('TypeScript', bin('tsc'), ['-p', 'tsconfig.build.json']);
-for (const command of ['chatbot-api', 'chatbot-emulator']) {
-  const file = `${root}dist/lib/cli/${command}.js`;
-  if (existsSync(file)) chmodSync(file, 0o755);
-}
-if (existsSync(`${root}src/widget/index.ts`) && existsSync(`${root}vite.config.ts`)) {
-  step('the standalone widget bundle', bin('vite'), ['build', '--logLevel', 'warn']);
-}
+for (const command of ['chatbot-api', 'chatbot-emulator']) chmodSync(`${root}dist/lib/cli/${command}.js`, 0o755);
+step('the Custom Elements Manifest', bin('cem'), ['analyze', '--config', 'custom-elements-manifest.config.mjs', '--quiet']);
+step('the standalone widget bundle', bin('vite'), ['build', '--logLevel', 'warn']);

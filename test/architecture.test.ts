@@ -17,6 +17,10 @@ const ALLOWED: Record<string, string[]> = {
   emulator: ['shared'],
   widget: ['shared'],
   cli: ['shared', 'client', 'emulator'],
+  // The framework entries wrap or declare the widget, and nothing else.
+  react: ['widget'],
+  vue: ['widget'],
+  svelte: ['widget'],
 };
 
 function files(dir: string): string[] {

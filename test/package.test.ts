@@ -19,11 +19,14 @@ test('the exports map has exactly the entries of the contract', () => {
     './dist/chatbot-widget.js',
     './emulator',
     './package.json',
+    './react',
     './server',
     './server/cloudflare',
     './server/deno-kv',
     './server/express',
     './server/redis',
+    './svelte',
+    './vue',
   ]);
   assert.equal(pkg.type, 'module');
   assert.deepEqual(Object.keys(pkg.bin).sort(), ['chatbot-api', 'chatbot-emulator']);

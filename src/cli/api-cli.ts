@@ -12,16 +12,16 @@ import { schemeHint } from '../client/signed-request.js';
 import { formatUsageTable } from './usage-table.js';
 
 /** Where the command writes; injectable so it can run in-process too. */
-export interface CommandIo {
+interface CommandIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
 }
 
-export const EXIT_OK = 0;
-export const EXIT_API_ERROR = 1;
-export const EXIT_USAGE = 2;
+const EXIT_OK = 0;
+const EXIT_API_ERROR = 1;
+const EXIT_USAGE = 2;
 
-export const HELP = `Usage: chatbot-api <command> [flags]
+const HELP = `Usage: chatbot-api <command> [flags]
 
 Calls the chatbot Developer API, signed with your key, and prints the JSON envelope.
 

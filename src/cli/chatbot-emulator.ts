@@ -5,7 +5,7 @@
  * emulator itself is `src/emulator`.
  */
 import { createEmulator, ConfigError, loadConfig, SeedError, type ChatbotConfig, type ReplySource } from '../emulator/index.js';
-import { createReplySourceFromEnv } from '../emulator/replies/index.js';
+import { assertEmulatorDependencies } from '../emulator/dependencies.js';
 import { dailyLimitOf } from '../emulator/config.js';
 import { existsSync } from 'node:fs';
 
@@ -55,7 +55,7 @@ function wholeNumber(flag: string, text: string, max: number): number {
   return Number(text);
 }
 
-export function parseFlags(argv: string[]): Flags {
+function parseFlags(argv: string[]): Flags {
   const flags: Flags = { port: 8787, host: '127.0.0.1', db: '.data/emulator.sqlite', demoData: 0, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -114,6 +114,14 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+
+  try {
+    assertEmulatorDependencies();
+  } catch (error) {
+    fail((error as Error).message, 1);
+  }
+  // The reply sources load the search index: imported once the dependencies are known to be there.
+  const { createReplySourceFromEnv } = await import('../emulator/replies/index.js');
 
   let chatbots: ChatbotConfig[] | undefined;
   let replySource: ReplySource;

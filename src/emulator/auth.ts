@@ -9,7 +9,7 @@ import { TIMESTAMP_WINDOW_SECONDS } from '../shared/headers.js';
 import type { ChatbotConfig } from './config.js';
 import { apiErrors } from './errors.js';
 
-export interface SignedRequest {
+interface SignedRequest {
   method: string;
   /** The raw request target, e.g. `/api/Dev/bot_1/messages?page=2`. */
   target: string;

@@ -27,7 +27,7 @@ export interface SeedRecord {
   responseTime?: number | null;
 }
 
-export interface DemoMessagesOptions {
+interface DemoMessagesOptions {
   /** Exactly how many records to yield. */
   count: number;
   chatbotId: string;

@@ -24,12 +24,12 @@ export class ApiError extends Error {
 export type FieldErrors = Record<string, string[]>;
 
 /** A trace id in the W3C traceparent shape upstream uses, so a log line can be matched to a response. */
-export function newTraceId(): string {
+function newTraceId(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-00`;
 }
 
 /** The 400 body of the upstream API (docs/api.md). */
-export function validationProblem(errors: FieldErrors, traceId = newTraceId()): ValidationProblem {
+function validationProblem(errors: FieldErrors, traceId = newTraceId()): ValidationProblem {
   return {
     type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
     title: 'One or more validation errors occurred.',

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiErrors } from './errors.js';
 
 /** Largest request body accepted, in bytes; more is refused with 413 before authentication. */
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * The raw body bytes (the signature covers them as sent). A declared or streamed length over

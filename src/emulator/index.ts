@@ -16,6 +16,7 @@ import { apiErrors } from './errors.js';
 import { writeJson } from './http-io.js';
 import { handleRequest } from './pipeline.js';
 import type { ReplySource } from './replies/types.js';
+import { assertEmulatorDependencies } from './dependencies.js';
 import { checkSeedRecord, importSeedFile, SeedError } from './seed.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { EmulatorStore, ImportedMessage } from './store/types.js';
@@ -25,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 export type { ChatbotConfig } from './config.js';
 export { loadConfig, ConfigError, TIER_DAILY_LIMITS } from './config.js';
 export { SeedError } from './seed.js';
+export { EmulatorDependencyError, EMULATOR_INSTALL_COMMAND } from './dependencies.js';
 export type { ReplySource, ReplyRequest, ReplyHistoryItem } from './replies/types.js';
 export type { EmulatorStore } from './store/types.js';
 
@@ -82,7 +84,9 @@ function demoChatbot(store: EmulatorStore): ChatbotConfig {
 }
 
 /**
- * Creates an emulator on a SQLite store. Throws a `ConfigError` for a bad chatbot list.
+ * Creates an emulator on a SQLite store. Throws a `ConfigError` for a bad chatbot list, and an
+ * `EmulatorDependencyError` naming the install command when the emulator's own dependencies
+ * (better-sqlite3, gpt-tokenizer, minisearch) are not installed.
  *
  * @example
  * const emulator = createEmulator({
@@ -96,6 +100,7 @@ function demoChatbot(store: EmulatorStore): ChatbotConfig {
  * emulator.close();
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  assertEmulatorDependencies();
   const basePath = (options.basePath ?? '/api').replace(/\/+$/, '');
   if (basePath !== '' && !basePath.startsWith('/')) throw new TypeError('basePath must start with "/"');
   const configured = options.chatbots ? validateChatbots(options.chatbots, 'options.chatbots') : undefined;

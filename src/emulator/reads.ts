@@ -12,10 +12,10 @@ import type { StoredMessage } from './store/types.js';
 import { decodePathSegment, readBoolean, readDate, readId, readPaging, throwIfInvalid, type Query } from './validation.js';
 
 /** Largest count-by-month range, in months: a guard against answering 100,000 empty buckets. */
-export const MAX_MONTHS = 1200;
+const MAX_MONTHS = 1200;
 
 /** A message as the listing shows it: `url` only when present, `responseTime` null unless Bot. */
-export function listedMessage(m: StoredMessage): Message {
+function listedMessage(m: StoredMessage): Message {
   const message: Message = {
     id: m.id,
     chatbotId: m.chatbotId,
@@ -40,7 +40,7 @@ function reorder(m: Message): Message {
 }
 
 /** The single-message output: `responseTime` left out on non-Bot messages (docs/api.md). */
-export function singleMessage(m: StoredMessage): Message {
+function singleMessage(m: StoredMessage): Message {
   const message = listedMessage(m);
   if (m.senderType !== 'Bot') delete message.responseTime;
   return message;

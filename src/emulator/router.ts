@@ -7,7 +7,7 @@
 
 export type RouteName = 'send' | 'listMessages' | 'getMessage' | 'count' | 'countByMonth' | 'listUsers' | 'listSessions';
 
-export interface RouteMatch {
+interface RouteMatch {
   name: RouteName;
   /** The one method the route answers. */
   method: 'GET' | 'POST';

@@ -17,7 +17,7 @@ export const SESSION_GAP_MS = 30 * 60 * 1000;
 /** Messages of the session given to the reply source as context. */
 const HISTORY_LENGTH = 10;
 /** A reply source that takes longer than this fails the send with 500. */
-export const REPLY_TIMEOUT_MS = 60_000;
+const REPLY_TIMEOUT_MS = 60_000;
 
 /**
  * Answers a checked send. `quota` was read when the request arrived (its headers are already on

@@ -11,7 +11,11 @@
  * OpenAI-compatible reply source would be billed for. The upstream's own tokenizer is not documented
  * (the upstream API documents only "tokens consumed by the message").
  */
-import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import type { countTokens as CountO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { requireEmulatorDependency } from './dependencies.js';
+
+type Tokenizer = { countTokens: typeof CountO200kTokens };
+let tokenizer: Tokenizer | undefined;
 
 /**
  * The number of tokens in `text`: 0 for the empty string, at least 1 for any other text.
@@ -23,5 +27,6 @@ export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   // Every byte of non-empty text is covered by some token, so this is already >= 1; the max is a
   // guard so the documented promise holds whatever the library does with odd input.
-  return Math.max(1, countO200kTokens(text));
+  tokenizer ??= requireEmulatorDependency<Tokenizer>('gpt-tokenizer/encoding/o200k_base');
+  return Math.max(1, tokenizer.countTokens(text));
 }

@@ -133,7 +133,7 @@ export interface SendBody {
   file: string | null;
 }
 
-export const LIMITS = { userId: 200, userName: 100, content: 4000, file: 2048 } as const;
+const LIMITS = { userId: 200, userName: 100, content: 4000, file: 2048 } as const;
 
 const codePoints = (text: string) => {
   let n = 0;

@@ -10,7 +10,7 @@ export class StreamTooLarge extends Error {
 }
 
 /** Thrown when the stream itself fails mid-way (the peer broke the connection off). */
-export class StreamBroken extends Error {
+class StreamBroken extends Error {
   override name = 'StreamBroken';
 }
 

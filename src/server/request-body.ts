@@ -15,7 +15,7 @@ export function isJsonRequest(request: Request): boolean {
 }
 
 /** The body as text, at most `maxBytes` bytes of UTF-8; answers 413 past that and 400 on bad UTF-8. */
-export async function readCappedText(request: Request, maxBytes: number): Promise<string> {
+async function readCappedText(request: Request, maxBytes: number): Promise<string> {
   // A declared length over the cap is refused at once; a smaller one is not trusted either.
   const declared = Number(request.headers.get('Content-Length'));
   if (Number.isFinite(declared) && declared > maxBytes) {

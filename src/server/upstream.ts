@@ -43,7 +43,7 @@ async function readLimited(response: Response): Promise<string> {
 }
 
 /** Seconds until `X-RateLimit-Reset`, at least 1; 60 when upstream did not say. */
-export function retryAfterFromReset(reset: string | null, nowMs: number): number {
+function retryAfterFromReset(reset: string | null, nowMs: number): number {
   const at = Number(reset);
   if (!reset || !Number.isFinite(at)) return 60;
   return Math.min(86_400, Math.max(1, Math.ceil(at - nowMs / 1000)));

@@ -16,7 +16,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** Label of the key derivation: the visitor key is HMAC(apiSecret, label), never the secret itself. */
 const DERIVATION_LABEL = 'chatbot-widget/visitor-token/v1';
 /** Upstream user ids of visitors: `v_` and 128 random bits. */
-export const VISITOR_ID_PATTERN = /^v_[A-Za-z0-9_-]{22}$/;
+const VISITOR_ID_PATTERN = /^v_[A-Za-z0-9_-]{22}$/;
 /** A token issued "in the future" by more than this is refused (clock skew between instances). */
 export const ISSUED_AT_SKEW_SECONDS = 300;
 

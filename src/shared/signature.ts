@@ -27,7 +27,7 @@ const keyCache = new Map<string, Promise<CryptoKey>>();
 const KEY_CACHE_LIMIT = 32;
 
 /** An HMAC-SHA256 key for `secret` (UTF-8), imported once and reused. */
-export function hmacKey(secret: string): Promise<CryptoKey> {
+function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keyCache.get(secret);
   if (!key) {
     if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value as string);
@@ -80,7 +80,7 @@ export function timingSafeEqual(a: string, b: string): boolean {
 }
 
 /** Base64 of bytes (standard alphabet, padded) without Node's Buffer. */
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
   return btoa(binary);

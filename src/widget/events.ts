@@ -48,12 +48,28 @@ export interface ChatbotErrorDetail {
   localId?: string;
 }
 
+/** `chatbot-feedback`: the visitor rated a bot message with thumbs up or down. */
+export interface ChatbotFeedbackDetail {
+  /** Id of the rated bot message. */
+  messageId: string;
+  value: 'up' | 'down';
+}
+
+/** `chatbot-copy`: the visitor copied a bot message's text. */
+export interface ChatbotCopyDetail {
+  /** Id of the copied bot message. */
+  messageId: string;
+}
+
+/** Every event of `<chatbot-widget>`, by name, with its `detail`. */
 export interface ChatbotEventMap {
   'chatbot-open': CustomEvent<ChatbotOpenDetail>;
   'chatbot-close': CustomEvent<ChatbotCloseDetail>;
   'chatbot-send': CustomEvent<ChatbotSendDetail>;
   'chatbot-reply': CustomEvent<ChatbotReplyDetail>;
   'chatbot-error': CustomEvent<ChatbotErrorDetail>;
+  'chatbot-feedback': CustomEvent<ChatbotFeedbackDetail>;
+  'chatbot-copy': CustomEvent<ChatbotCopyDetail>;
 }
 
 declare global {

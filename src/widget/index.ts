@@ -21,6 +21,8 @@ export type {
   ChatbotReplyDetail,
   ChatbotErrorDetail,
   ChatbotErrorKind,
+  ChatbotFeedbackDetail,
+  ChatbotCopyDetail,
   ChatbotEventMap,
 } from './events.js';
 export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-usage/usage-events.js';

@@ -27,7 +27,6 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 

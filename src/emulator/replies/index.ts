@@ -29,7 +29,7 @@ export function createDefaultReplySource(options: { docs?: string[] } = {}): Kno
 }
 
 /** The environment variables {@link createReplySourceFromEnv} reads, each with its generic fallback. */
-export const REPLY_ENV = {
+const REPLY_ENV = {
   baseUrl: ['CHATBOT_EMULATOR_OPENAI_BASE_URL', 'OPENAI_BASE_URL'],
   model: ['CHATBOT_EMULATOR_OPENAI_MODEL', 'OPENAI_MODEL'],
   apiKey: ['CHATBOT_EMULATOR_OPENAI_API_KEY', 'OPENAI_API_KEY'],

@@ -9,7 +9,8 @@
  * for the edges. Listings walk the time indexes (rowid breaks ties, newest stored first); deep
  * pages skip whole months through the rollup before the index takes over.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requireEmulatorDependency } from '../dependencies.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MonthlyUsage } from '../../shared/types.js';
@@ -164,7 +165,8 @@ function toMessage(row: MessageRow): StoredMessage {
 /** Opens (and creates, with its folder) a SQLite store. `':memory:'` keeps nothing. */
 export function openSqliteStore(path: string): EmulatorStore {
   if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const SqliteDatabase = requireEmulatorDependency<typeof Database>('better-sqlite3');
+  const db = new SqliteDatabase(path);
   if (path !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

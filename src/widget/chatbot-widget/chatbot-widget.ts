@@ -36,40 +36,71 @@ const historyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3
 const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 11l-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" /></svg>`;
 
 /**
- * A chat window for visitors of a site, backed by the signing handler (CONTRACT §4).
+ * A chat window for visitors of a site, backed by the signing handler (docs/api.md describes the
+ * upstream it reaches through that handler).
+ *
+ * @tagname chatbot-widget
+ * @summary A chat window for the visitors of a site.
  *
  * @example
  * <script type="module" src="/chatbot-widget.js"></script>
  * <chatbot-widget endpoint="/chatbot" heading="Ask the docs"></chatbot-widget>
  *
- * @fires chatbot-open - the panel was shown
- * @fires chatbot-close - the panel was hidden
- * @fires chatbot-send - a message is about to be queued (cancelable)
- * @fires chatbot-reply - the assistant answered
- * @fires chatbot-error - a request failed; `detail.message` is the text shown
+ * @fires {CustomEvent<ChatbotOpenDetail>} chatbot-open - The panel was shown.
+ * @fires {CustomEvent<ChatbotCloseDetail>} chatbot-close - The panel was hidden.
+ * @fires {CustomEvent<ChatbotSendDetail>} chatbot-send - A visitor's message is about to be queued; cancelable (`preventDefault()` drops it).
+ * @fires {CustomEvent<ChatbotReplyDetail>} chatbot-reply - The assistant answered a message.
+ * @fires {CustomEvent<ChatbotErrorDetail>} chatbot-error - A request failed; `detail.message` is the text shown in the `error` part.
+ * @fires {CustomEvent<ChatbotFeedbackDetail>} chatbot-feedback - The visitor rated a bot message: `{ messageId, value: 'up' | 'down' }`.
+ * @fires {CustomEvent<ChatbotCopyDetail>} chatbot-copy - The visitor copied a bot message: `{ messageId }`.
  *
- * @csspart launcher - the floating button that opens the panel
- * @csspart panel - the chat window
- * @csspart header - the panel's title bar
- * @csspart close-button - closes the floating panel
- * @csspart history-button - shows or hides the history pane
- * @csspart history - the list of the visitor's sessions
- * @csspart session - one session in the history
- * @csspart messages - the message list (a live region)
- * @csspart message - one message; also `message-user` or `message-bot`, and `message-pending` / `message-failed`
- * @csspart typing - the typing indicator
- * @csspart load-older - the button that loads older messages
- * @csspart input - the message field
- * @csspart send-button - the Send button
- * @csspart error - the error text
- * @csspart retry-button - sends a failed message again
+ * @csspart launcher - The floating button that opens the panel.
+ * @csspart panel - The chat window.
+ * @csspart header - The panel's title bar.
+ * @csspart close-button - Closes the floating panel.
+ * @csspart history-button - Shows or hides the history pane.
+ * @csspart history - The list of the visitor's sessions.
+ * @csspart session - One session in the history.
+ * @csspart messages - The message list (a live region).
+ * @csspart message - One message.
+ * @csspart message-user - Added to a message the visitor sent.
+ * @csspart message-bot - Added to a message of the assistant.
+ * @csspart message-pending - Added to a visitor's message not yet confirmed by the server.
+ * @csspart message-failed - Added to a visitor's message whose send failed.
+ * @csspart typing - The typing indicator.
+ * @csspart load-older - The button that loads older messages.
+ * @csspart input - The message field.
+ * @csspart send-button - The Send button.
+ * @csspart attach-button - Shows the field for an attachment's URL (with the `attachments` attribute).
+ * @csspart attachment-input - The field for an attachment's URL.
+ * @csspart error - The error text.
+ * @csspart retry-button - Sends a failed message again.
  *
- * @cssprop --chatbot-accent - launcher and Send button colour
- * @cssprop --chatbot-background - panel background
- * @cssprop --chatbot-font - font family
- * @cssprop --chatbot-radius - corner radius of panel and bubbles
- * @cssprop --chatbot-width - floating panel width
- * @cssprop --chatbot-height - floating panel height
+ * @cssprop [--chatbot-accent=#1d4ed8] - Launcher, Send button and links in the header.
+ * @cssprop [--chatbot-on-accent=#ffffff] - Text and icons on the accent colour.
+ * @cssprop [--chatbot-background=#ffffff] - Panel background.
+ * @cssprop [--chatbot-surface=#f3f4f6] - Header, history and input area background.
+ * @cssprop [--chatbot-text=#111827] - Text colour.
+ * @cssprop [--chatbot-muted=#4b5563] - Secondary text (times, states).
+ * @cssprop [--chatbot-border=#d1d5db] - Borders and separators.
+ * @cssprop [--chatbot-focus=var(--chatbot-accent)] - Focus ring (keep 3:1 contrast against the background).
+ * @cssprop [--chatbot-user-background=#1d4ed8] - Bubble of the visitor's messages.
+ * @cssprop [--chatbot-user-text=#ffffff] - Text of the visitor's messages.
+ * @cssprop [--chatbot-user-link=#ffffff] - Links in the visitor's messages.
+ * @cssprop [--chatbot-bot-background=#f3f4f6] - Bubble of the assistant's messages.
+ * @cssprop [--chatbot-bot-text=#111827] - Text of the assistant's messages.
+ * @cssprop [--chatbot-link=#1d4ed8] - Links in the assistant's messages.
+ * @cssprop [--chatbot-code-background=#e5e7eb] - Code blocks and inline code.
+ * @cssprop [--chatbot-error-background=#fef2f2] - Background of the error line.
+ * @cssprop [--chatbot-error-text=#991b1b] - Text of the error line.
+ * @cssprop [--chatbot-radius=14px] - Corner radius of panel and bubbles.
+ * @cssprop [--chatbot-font=system-ui] - Font family.
+ * @cssprop [--chatbot-font-size=15px] - Base font size.
+ * @cssprop [--chatbot-width=380px] - Floating panel width.
+ * @cssprop [--chatbot-height=600px] - Floating panel height.
+ * @cssprop [--chatbot-offset=20px] - Distance of the launcher and floating panel from the viewport's edges.
+ * @cssprop [--chatbot-launcher-size=56px] - Diameter of the launcher.
+ * @cssprop [--chatbot-z-index=2147483000] - Stacking order of the launcher and floating panel.
  */
 export class ChatbotWidget extends LitElement {
   static override styles = styles;
