@@ -3,7 +3,7 @@
  * and 19. Every attribute and property is a prop, set as a property (so `strings` works under
  * React 18 too, which sets only attributes on a plain custom element), and every event has an
  * `onChatbot…` prop typed with its `detail`. Importing it also registers the element and declares
- * `<chatbot-widget>` to JSX (./jsx.ts).
+ * `<chatbot-widget>` and `<chatbot-usage>` to JSX (./jsx.ts).
  *
  * @example
  * import { ChatbotWidget } from 'chatbot-widget/react';
@@ -11,8 +11,9 @@
  */
 import React from 'react';
 import { createComponent, type EventName } from '@lit/react';
-import { ChatbotWidget as ChatbotWidgetElement } from '../widget/index.js';
+import { ChatbotUsage as ChatbotUsageElement, ChatbotWidget as ChatbotWidgetElement } from '../widget/index.js';
 import type { ChatbotEventMap } from '../widget/events.js';
+import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
 import type { EventPropName } from '../widget/template-types.js';
 import './jsx.js';
 
@@ -36,5 +37,8 @@ export const ChatbotWidget = wrap<ChatbotWidgetElement, ChatbotEventMap>(
   'ChatbotWidget',
 );
 
-export type { ChatbotWidgetElement };
+/** `<chatbot-usage>` as a React component: `<ChatbotUsage endpoint="/chatbot" adminToken={token} onChatbotError={…} />`. */
+export const ChatbotUsage = wrap<ChatbotUsageElement, ChatbotUsageEventMap>('chatbot-usage', ChatbotUsageElement, { 'chatbot-error': true }, 'ChatbotUsage');
+
+export type { ChatbotWidgetElement, ChatbotUsageElement };
 export type * from '../widget/events.js';

@@ -6,17 +6,22 @@
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { ChatbotWidget } from '../widget/chatbot-widget/chatbot-widget.js';
-import type { ChatbotWidgetAttributes, ChatbotWidgetProperties } from '../widget/template-types.js';
+import type { ChatbotUsage } from '../widget/chatbot-usage/chatbot-usage.js';
+import type { ChatbotUsageAttributes, ChatbotWidgetAttributes, ChatbotWidgetProperties } from '../widget/template-types.js';
 
 /** The props of `<chatbot-widget>` in JSX. */
 export type ChatbotWidgetJsxProps = DetailedHTMLProps<HTMLAttributes<ChatbotWidget>, ChatbotWidget> &
   ChatbotWidgetAttributes &
   Pick<ChatbotWidgetProperties, 'strings'>;
 
+/** The props of `<chatbot-usage>` in JSX. */
+export type ChatbotUsageJsxProps = DetailedHTMLProps<HTMLAttributes<ChatbotUsage>, ChatbotUsage> & ChatbotUsageAttributes;
+
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
       'chatbot-widget': ChatbotWidgetJsxProps;
+      'chatbot-usage': ChatbotUsageJsxProps;
     }
   }
 }
@@ -25,6 +30,7 @@ declare global {
   namespace JSX {
     interface IntrinsicElements {
       'chatbot-widget': ChatbotWidgetJsxProps;
+      'chatbot-usage': ChatbotUsageJsxProps;
     }
   }
 }

@@ -9,11 +9,13 @@
  * // <chatbot-widget endpoint="/chatbot" :strings="{ heading: 'Help' }" @chatbot-reply="onReply" />
  */
 import type { DefineComponent } from 'vue';
-import type { ChatbotEventProps, ChatbotWidgetProperties } from '../widget/template-types.js';
+import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
+import type { ChatbotEventProps, ChatbotUsageProperties, ChatbotWidgetProperties } from '../widget/template-types.js';
 export * from '../widget/index.js';
 
 declare module 'vue' {
   interface GlobalComponents {
     'chatbot-widget': DefineComponent<ChatbotWidgetProperties & ChatbotEventProps>;
+    'chatbot-usage': DefineComponent<ChatbotUsageProperties & ChatbotEventProps<ChatbotUsageEventMap>>;
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { ChatbotWidget } from './chatbot-widget/chatbot-widget.js';
 import type { ChatbotEventMap } from './events.js';
+import type { ChatbotUsage } from './chatbot-usage/chatbot-usage.js';
 
 /** The attributes of `<chatbot-widget>` as written in markup (kebab-case), with their types. */
 export interface ChatbotWidgetAttributes {
@@ -26,6 +27,18 @@ export interface ChatbotWidgetAttributes {
 export type ChatbotWidgetProperties = Partial<
   Pick<ChatbotWidget, 'endpoint' | 'heading' | 'open' | 'mode' | 'side' | 'userName' | 'placeholder' | 'theme' | 'pageSize' | 'locale' | 'strings' | 'attachments'>
 >;
+
+/** The attributes of `<chatbot-usage>` as written in markup. */
+export interface ChatbotUsageAttributes {
+  endpoint?: string;
+  'admin-token'?: string;
+  from?: string;
+  to?: string;
+  theme?: ChatbotUsage['theme'];
+}
+
+/** Every property of `<chatbot-usage>` a template may set. */
+export type ChatbotUsageProperties = Partial<Pick<ChatbotUsage, 'endpoint' | 'adminToken' | 'from' | 'to' | 'theme'>>;
 
 /** `chatbot-reply` → `ChatbotReply`. */
 type Pascal<Name extends string> = Name extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${Pascal<Tail>}` : Capitalize<Name>;

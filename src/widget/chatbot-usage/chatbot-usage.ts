@@ -17,6 +17,8 @@ import { hostStyles } from './chatbot-usage.styles.js';
  * <script type="module" src="/chatbot-widget.js"></script>
  * <chatbot-usage endpoint="/chatbot" admin-token="…" from="2025-01-01" to="2026-01-01"></chatbot-usage>
  *
+ * @tagname chatbot-usage
+ *
  * @fires chatbot-error - an admin call failed or the range was refused; `detail.message` is the line shown in the `error` part
  *
  * @csspart chart - the bar chart of messages per month
