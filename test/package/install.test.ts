@@ -20,6 +20,7 @@ const EMULATOR_COMMAND = 'npm install better-sqlite3 gpt-tokenizer minisearch';
 /** Entries that cannot load in Node alone, and why. */
 const NOT_FOR_NODE: Record<string, string> = {
   './dist/chatbot-widget.js': 'the standalone browser file (it draws into `document` when loaded)',
+  './server/cloudflare': 'the Durable Object store imports `cloudflare:workers`, which only workerd provides (run under wrangler by test/server/stores/cloudflare-store.test.ts)',
 };
 /** Entries whose framework the site owner installs (optional peer dependencies). */
 const NEEDS: Record<string, string> = { './react': 'react' };
