@@ -3,6 +3,7 @@
  * the 400 body of the upstream API (docs/api.md) under the parameter's or field's path; nothing here throws
  * anything but an {@link ApiError}.
  */
+import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_ID_CHARS, MAX_USER_NAME_CHARS } from '../shared/limits.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/types.js';
 import { parseIsoDate } from './dates.js';
 import { apiErrors, type FieldErrors } from './errors.js';
@@ -133,7 +134,7 @@ export interface SendBody {
   file: string | null;
 }
 
-const LIMITS = { userId: 200, userName: 100, content: 4000, file: 2048 } as const;
+const LIMITS = { userId: MAX_USER_ID_CHARS, userName: MAX_USER_NAME_CHARS, content: MAX_MESSAGE_CHARS, file: MAX_FILE_URL_CHARS } as const;
 
 const codePoints = (text: string) => {
   let n = 0;

@@ -10,13 +10,13 @@
  * - `uncertain`: an attempt ended without a word from upstream (5xx, timeout, dropped connection)
  *   and may or may not be stored; the next request with the key looks upstream first.
  */
+import { ID_PATTERN } from '../shared/limits.js';
 import type { ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Marks an answer given from a key's record (`true`): the send was not made again. */
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
-const KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 /** How long a key's outcome is kept. */
 export const OUTCOME_TTL_MS = 24 * 60 * 60 * 1000;
 /** How often a waiting request looks at the store (an in-process completion wakes it at once). */
@@ -50,7 +50,7 @@ export interface Outcome {
 export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (key === null) return undefined;
-  if (!KEY_PATTERN.test(key)) refuse(400, TEXT.badIdempotencyKey);
+  if (!ID_PATTERN.test(key)) refuse(400, TEXT.badIdempotencyKey);
   return key;
 }
 

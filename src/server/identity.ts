@@ -3,6 +3,7 @@
  * `POST {base}/visitor`. The upstream user id always comes from here, never from the request
  * body or query.
  */
+import { MAX_USER_ID_CHARS } from '../shared/limits.js';
 import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
 import { isRevoked } from './revocation.js';
@@ -19,7 +20,7 @@ export async function hostIdentity(options: ResolvedOptions, request: Request): 
   const identity = await options.identify!(request);
   if (!identity) refuse(401, TEXT.notLoggedIn);
   const { userId, name } = identity;
-  if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200 || LONE_SURROGATE.test(userId)) {
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID_CHARS || LONE_SURROGATE.test(userId)) {
     options.logger.error('identify() returned a userId that is not a well-formed string of 1 to 200 characters; the request was refused');
     refuse(401, TEXT.notLoggedIn);
   }

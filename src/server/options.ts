@@ -3,6 +3,7 @@
  * so a misconfigured handler fails at start-up with a message naming the option, not at the
  * first visitor's request.
  */
+import { ID_PATTERN, MAX_REQUEST_BODY_BYTES } from '../shared/limits.js';
 import { storeFromLimitStore, type LimitStore } from './limit-store.js';
 import type { Logger } from './logger.js';
 import { consoleLogger } from './logger.js';
@@ -136,10 +137,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 export const DEFAULT_VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
-/** Ids that go into upstream paths: the chatbot id and message ids (docs/signing-handler.md). */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 function fail(message: string): never {
   throw new TypeError(`createSigningHandler: ${message}`);

@@ -4,7 +4,7 @@
  * joined from what the browser sent: a matched route yields validated ids, and the upstream
  * path is written from fixed text plus those ids.
  */
-import { ID_PATTERN } from './options.js';
+import { ID_PATTERN } from '../shared/limits.js';
 import { handlerIndex, refuse, TEXT } from './responses.js';
 
 export type RouteName =

@@ -2,6 +2,7 @@
  * The routes a visitor's browser uses. Each one binds the upstream call to the caller's own
  * user id: the browser's `userId`, `user` or similar fields are never read.
  */
+import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_NAME_CHARS } from '../shared/limits.js';
 import { unixSeconds } from '../shared/signature.js';
 import { MAX_PAGE_SIZE } from '../shared/types.js';
 import { belongsTo, envelopeOf } from './envelope.js';
@@ -15,9 +16,6 @@ import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import { revoke } from './revocation.js';
 import { bearerToken, issueVisitorToken, newVisitorId, verifyVisitorToken } from './visitor-token.js';
 
-const MAX_CONTENT = 4000;
-const MAX_NAME = 100;
-const MAX_FILE_URL = 2048;
 export function requireJson(request: Request): void {
   if (!isJsonRequest(request)) refuse(415, TEXT.notJson);
 }
@@ -89,12 +87,12 @@ export interface SendInput {
 export function sendInput(body: Record<string, unknown>): SendInput {
   const { content, file, name } = body;
   if (typeof content !== 'string' || content.trim() === '') refuse(400, 'Write a message before sending.');
-  if ([...content].length > MAX_CONTENT) refuse(400, `A message can be at most ${MAX_CONTENT} characters long.`);
+  if ([...content].length > MAX_MESSAGE_CHARS) refuse(400, `A message can be at most ${MAX_MESSAGE_CHARS} characters long.`);
   const input: SendInput = { content };
   if (file !== undefined && file !== null && file !== '') {
     let url: URL | undefined;
     try {
-      url = typeof file === 'string' && file.length <= MAX_FILE_URL ? new URL(file) : undefined;
+      url = typeof file === 'string' && file.length <= MAX_FILE_URL_CHARS ? new URL(file) : undefined;
     } catch {
       url = undefined;
     }
@@ -102,7 +100,7 @@ export function sendInput(body: Record<string, unknown>): SendInput {
     input.file = file as string;
   }
   if (name !== undefined && name !== null) {
-    if (typeof name !== 'string' || [...name.trim()].length > MAX_NAME) refuse(400, `Your name can be at most ${MAX_NAME} characters long.`);
+    if (typeof name !== 'string' || [...name.trim()].length > MAX_USER_NAME_CHARS) refuse(400, `Your name can be at most ${MAX_USER_NAME_CHARS} characters long.`);
     if (name.trim() !== '') input.name = name.trim();
   }
   return input;

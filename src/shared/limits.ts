@@ -1,0 +1,18 @@
+/**
+ * The sizes the upstream API accepts, defined once: the emulator enforces them, the handler checks
+ * a visitor's send against them before it reaches upstream, and the widget's input stops typing
+ * at them. Lengths of texts are in Unicode code points, as upstream counts them.
+ */
+
+/** `message.content`: 1 to 4,000 characters. */
+export const MAX_MESSAGE_CHARS = 4000;
+/** `user.name`: 1 to 100 characters. */
+export const MAX_USER_NAME_CHARS = 100;
+/** `user.id`: 1 to 200 characters. */
+export const MAX_USER_ID_CHARS = 200;
+/** `message.file`: an absolute http(s) URL of at most 2,048 characters. */
+export const MAX_FILE_URL_CHARS = 2048;
+/** Largest request body the handler reads by default: 16 KiB. */
+export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
+/** Ids that go into paths and headers (chatbot ids, message ids, idempotency keys). */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
