@@ -304,6 +304,10 @@ export const styles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
+  .sessions-end {
+    block-size: 1px;
+  }
   .meta,
   [part='session'] .date,
   .note {

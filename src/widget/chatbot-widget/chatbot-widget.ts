@@ -571,7 +571,7 @@ export class ChatbotWidget extends LitElement {
         )}
       </ul>
       ${c.loading ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
-      <div class="sessions-end" style="height:1px"></div>
+      <div class="sessions-end"></div>
     </section>`;
   }
 
