@@ -62,6 +62,9 @@ function storedPair(value: unknown): [Message, Message] | undefined {
   return question.senderType === 'User' && reply.senderType === 'Bot' ? [question, reply] : undefined;
 }
 
+/** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
+const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored[0].id);
+
 export class OutboxSender {
   /** Messages not yet confirmed: pending or failed, in the order written. */
   entries: OutboxEntry[] = [];
@@ -290,7 +293,7 @@ export class OutboxSender {
     const before = this.confirmed.length;
     this.confirmed = this.confirmed.filter((c) => {
       if (!c.stored) return c.seq > seenSeq;
-      if (ids.has(c.stored[0].id)) return false;
+      if (held(c, ids)) return false;
       return !(c.seq <= seenSeq && c.stored[0].chatSessionId !== sessionId);
     });
     return this.confirmed.length !== before;
@@ -303,7 +306,7 @@ export class OutboxSender {
       const ids = new Set(server.map((m) => m.id));
       for (const c of this.confirmed) {
         if (c.stored) {
-          if (!ids.has(c.stored[0].id)) list.push(toView(c.stored[0]), toView(c.stored[1]));
+          if (!held(c, ids)) list.push(toView(c.stored[0]), toView(c.stored[1]));
           continue;
         }
         list.push({ key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' });
