@@ -31,25 +31,6 @@ function backendPlugin() {
   };
 }
 
-/**
- * `offline-for` ({ ms }): the browser's own offline mode (Playwright's network emulation: fetch
- * fails, `navigator.onLine` is false, `offline` and later `online` fire), switched back on by the
- * server after `ms`, since the page cannot reach the runner while it is offline.
- */
-function offlinePlugin() {
-  return {
-    name: 'offline-command',
-    async executeCommand({ command, payload, session }) {
-      if (command !== 'offline-for') return undefined;
-      const context = session.browser.getPage(session.id).context();
-      const ms = Math.min(10_000, Math.max(0, Number(payload?.ms) || 0));
-      await context.setOffline(true);
-      setTimeout(() => void context.setOffline(false).catch(() => {}), ms);
-      return true;
-    },
-  };
-}
-
 export default {
   files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
@@ -62,7 +43,7 @@ export default {
       return backend.middleware(ctx, next);
     },
   ],
-  plugins: [backendPlugin(), offlinePlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  plugins: [backendPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

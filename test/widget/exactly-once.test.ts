@@ -85,7 +85,7 @@ describe('<chatbot-widget> exactly once', () => {
     await waitForReplies(el, texts.length);
     const upstream = await waitFor(async () => {
       const list = await upstreamOf(namespace);
-      return list.length === texts.length * 2 && list;
+      return list.length === texts.length * 2 ? list : undefined;
     }, 'every message upstream');
     // The bubbles carry the server ids (from the send answers, then the revalidation), each once.
     await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === upstream.map((m) => m.id).join('|'), 'the server ids, in order');
@@ -106,7 +106,7 @@ describe('<chatbot-widget> exactly once', () => {
     }
     const upstream = await waitFor(async () => {
       const list = await upstreamOf(namespace);
-      return list.length === texts.length * 2 && list;
+      return list.length === texts.length * 2 ? list : undefined;
     }, 'every message upstream');
     await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === upstream.map((m) => m.id).join('|'), 'the server copies, each once');
     equal(bubbleTexts(el, 'message-user').join('|'), texts.join('|'), 'every message shown once, in order');

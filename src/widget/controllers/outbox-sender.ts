@@ -12,8 +12,9 @@
  *    for it while it is in flight, and checking upstream itself after upstream faults), so the
  *    widget never has to look before it resends: it resends.
  * 4. Only an answer removes an entry: success confirms it, a refusal (4xx, 429) or a failure
- *    (no connection, 5xx, timeout) marks it failed, with Retry; network failures are resent by
- *    themselves when the browser comes back online.
+ *    (no connection, 5xx, timeout) marks it failed, with Retry. Gateway failures (502, 503, 504)
+ *    are first resent twice by themselves after a pause, network failures when the browser comes
+ *    back online.
  * 5. A confirmed message stays on screen until the conversation holds its server copy,
  *    recognised by the ids the handler reports for what it stored; text is never compared (two
  *    "yes" cannot be told apart by their text).
@@ -30,6 +31,13 @@ import { RequestFailure } from './transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 
 const SEND_TIMEOUT_MS = 60_000;
+/**
+ * Waits before the automatic resends of an attempt the handler answered 502, 503 or 504 (upstream
+ * down, slow or dropped): with the same key such a resend is safe, so a passing fault costs the
+ * visitor a short wait, not a Retry click. After the last, the entry fails with Retry.
+ */
+const GATEWAY_RETRY_DELAYS_MS = [1_000, 3_000];
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 /** Failure kinds the network caused: retried by themselves when the browser is back online. */
 const NETWORK_FAILURES: ReadonlySet<ChatbotErrorKind> = new Set<ChatbotErrorKind>(['offline', 'unreachable', 'timeout']);
 
@@ -215,16 +223,27 @@ export class OutboxSender {
     this.typing = true;
     this.sending = localId;
     try {
-      const answer = await transport.request<SendAnswer>('POST', '/message', {
-        body: { content: entry.content, ...(entry.file ? { file: entry.file } : {}), ...(entry.name ? { name: entry.name } : {}) },
-        headers: { 'Idempotency-Key': entry.key },
-        signal,
-        timeoutMs: SEND_TIMEOUT_MS,
-      });
-      // Ended meanwhile (reload, reset): the entry stays pending in the outbox, and whoever
-      // picks it up sends the same key, which the handler answers without storing again.
-      if (signal.aborted) return;
-      await this.confirm(entry, answer);
+      for (let retry = 0; ; retry++) {
+        try {
+          const answer = await transport.request<SendAnswer>('POST', '/message', {
+            body: { content: entry.content, ...(entry.file ? { file: entry.file } : {}), ...(entry.name ? { name: entry.name } : {}) },
+            headers: { 'Idempotency-Key': entry.key },
+            signal,
+            timeoutMs: SEND_TIMEOUT_MS,
+          });
+          // Ended meanwhile (reload, reset): the entry stays pending in the outbox, and whoever
+          // picks it up sends the same key, which the handler answers without storing again.
+          if (signal.aborted) return;
+          return await this.confirm(entry, answer);
+        } catch (error) {
+          const delay = GATEWAY_RETRY_DELAYS_MS[retry];
+          if (error instanceof RequestFailure && GATEWAY_STATUSES.has(error.status) && delay !== undefined && !signal.aborted) {
+            await new Promise((resolve) => setTimeout(resolve, delay));
+            continue;
+          }
+          throw error;
+        }
+      }
     } catch (error) {
       if (signal.aborted || isAbort(error)) return;
       await this.fail(entry, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
