@@ -36,7 +36,8 @@ export interface Attempt {
 
 type IdempotencyRecord =
   | { state: 'pending'; owner: string; leaseUntil: number; startedAt: number; content: string; attempts: Attempt[] }
-  | { state: 'done'; status: number; body: string }
+  /** `body` is the answer's JSON itself, not JSON text in a string: escaping it again would cost memory. */
+  | { state: 'done'; status: number; body: unknown }
   | { state: 'uncertain'; attempts: Attempt[] };
 
 /** A finished outcome, to answer with. */
@@ -60,6 +61,11 @@ function parse(text: string): IdempotencyRecord | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A kept outcome as answered: the body back to JSON text, the same as when it was recorded. */
+function outcomeOf(record: { status: number; body: unknown }): Outcome {
+  return { status: record.status, body: JSON.stringify(record.body) };
 }
 
 /** Requests of this process waiting on a key, woken when this process completes it. */
@@ -107,7 +113,7 @@ export class IdempotencyRecordOf {
     for (;;) {
       const text = await this.options.store.get(this.recordKey);
       const record = text === undefined ? undefined : parse(text);
-      if (record?.state === 'done') return { status: record.status, body: record.body };
+      if (record?.state === 'done') return outcomeOf(record);
       if (record?.state !== 'pending' || record.leaseUntil <= this.options.now()) return undefined;
       await nap(this.recordKey, Math.min(POLL_MS, record.leaseUntil - this.options.now()));
     }
@@ -127,7 +133,7 @@ export class IdempotencyRecordOf {
       const text = await store.get(this.recordKey);
       if (text === undefined) continue;
       const record = parse(text);
-      if (record?.state === 'done') return { outcome: { status: record.status, body: record.body } };
+      if (record?.state === 'done') return { outcome: outcomeOf(record) };
       if (record?.state === 'pending' && record.leaseUntil > now) {
         const outcome = await this.settled();
         if (outcome) return { outcome };
@@ -173,7 +179,8 @@ export class OwnedKey {
 
   /** Keeps the outcome for every repeat. */
   finish(outcome: Outcome): Promise<void> {
-    return this.replace(JSON.stringify({ state: 'done', status: outcome.status, body: outcome.body } satisfies IdempotencyRecord));
+    // The body is JSON text already: spliced in as it is, it reads back as the same text.
+    return this.replace(`{"state":"done","status":${outcome.status},"body":${outcome.body}}`);
   }
 
   /** Upstream said nothing definite: this attempt joins those the next request looks for. */
