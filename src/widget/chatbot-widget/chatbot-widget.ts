@@ -120,7 +120,6 @@ export class ChatbotWidget extends LitElement {
   private rendered: ViewMessage[] = [];
   private connectedEndpoint: string | undefined;
   private sessionObserver: IntersectionObserver | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private widthObserver: ResizeObserver | undefined;
   private widthWatched: HTMLElement | undefined;
   /** What {@link markScrollableCode} last looked at. */
@@ -215,7 +214,6 @@ export class ChatbotWidget extends LitElement {
     this.sessionObserver?.disconnect();
     this.widthObserver?.disconnect();
     this.widthWatched = undefined;
-    clearTimeout(this.retryTimer);
     this.connectedEndpoint = undefined;
   }
 
@@ -290,7 +288,6 @@ export class ChatbotWidget extends LitElement {
       }
     }
     this.observeSessions();
-    this.scheduleRetryRefresh();
     this.watchListWidth(list);
     this.markScrollableCode(false);
     this.widenAfterPaint();
@@ -357,14 +354,6 @@ export class ChatbotWidget extends LitElement {
       if (entries.some((e) => e.isIntersecting)) void this.chat.history.loadMore();
     });
     this.sessionObserver.observe(sentinel);
-  }
-
-  /** A 429 disables Retry until the wait is over; re-render then. */
-  private scheduleRetryRefresh() {
-    clearTimeout(this.retryTimer);
-    const now = Date.now();
-    const next = Math.min(...this.rendered.map((m) => (m.entry?.retryAt ?? 0) > now ? m.entry!.retryAt! : Infinity));
-    if (Number.isFinite(next)) this.retryTimer = setTimeout(() => this.requestUpdate(), next - now + 20);
   }
 
   private readonly onKeydown = (event: KeyboardEvent) => {

@@ -87,6 +87,8 @@ export class OutboxSender {
   private sending: string | undefined;
   /** Entries queued in memory whose outbox write has not finished: a storage read must not drop them. */
   private readonly unsaved = new Set<string>();
+  /** Redraws when the soonest 429 wait is over (Retry is disabled until then). */
+  private countdown: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly outbox: Outbox,
@@ -101,6 +103,7 @@ export class OutboxSender {
     this.entries = [];
     this.confirmed = [];
     this.typing = false;
+    clearTimeout(this.countdown);
     if (connection) this.outbox.use(connection.transport.base);
   }
 
@@ -174,6 +177,19 @@ export class OutboxSender {
       ...entries.map((e) => (e.localId === mine?.localId ? mine : e)),
       ...this.entries.filter((e) => this.unsaved.has(e.localId) && !stored.has(e.localId)),
     ];
+    this.scheduleCountdown();
+  }
+
+  /** After a 429 an entry waits until `retryAt`; the bubble's Retry is enabled again on a redraw then. */
+  private scheduleCountdown() {
+    clearTimeout(this.countdown);
+    const now = Date.now();
+    const next = Math.min(...this.entries.map((e) => (e.retryAt && e.retryAt > now ? e.retryAt : Infinity)));
+    if (!Number.isFinite(next)) return;
+    this.countdown = setTimeout(() => {
+      this.context.host.requestUpdate();
+      this.scheduleCountdown();
+    }, next - now + 20);
   }
 
   /** Sends pending entries one at a time, in order, until none is left or the connection ends. */
@@ -284,6 +300,7 @@ export class OutboxSender {
     };
     await this.outbox.put(failed);
     this.replace(failed);
+    this.scheduleCountdown();
     this.context.fail(error, entry.localId);
     this.context.changed();
   }
