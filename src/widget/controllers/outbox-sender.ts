@@ -47,8 +47,8 @@ type SendAnswer = SendMessageResponse & { stored?: unknown };
 /** A message the server confirmed, shown until the conversation holds its server copy. */
 interface Confirmed {
   localId: string;
-  /** The stored question and reply as the handler named them: replaced by id. */
-  stored?: [Message, Message];
+  /** The stored question (and reply, when upstream stored one) as the handler named them: replaced by id. */
+  stored?: [Message] | [Message, Message];
   content: string;
   file?: string;
   createdAt: string;
@@ -63,11 +63,12 @@ const isMessage = (m: unknown): m is Message => {
   return !!message && typeof message.id === 'string' && typeof message.text === 'string' && typeof message.createdAt === 'string' && typeof message.chatSessionId === 'string';
 };
 
-/** The `stored` pair of a send answer, when it is one: the visitor's question, then the reply. */
-function storedPair(value: unknown): [Message, Message] | undefined {
-  if (!Array.isArray(value) || value.length !== 2 || !value.every(isMessage)) return undefined;
-  const [question, reply] = value as [Message, Message];
-  return question.senderType === 'User' && reply.senderType === 'Bot' ? [question, reply] : undefined;
+/** The `stored` field of a send answer, when it is usable: the visitor's question, then the reply if upstream stored one. */
+function storedMessages(value: unknown): [Message] | [Message, Message] | undefined {
+  if (!Array.isArray(value) || value.length < 1 || value.length > 2 || !value.every(isMessage)) return undefined;
+  const [question, reply] = value as Message[];
+  if (question!.senderType !== 'User' || (reply && reply.senderType !== 'Bot')) return undefined;
+  return reply ? [question!, reply] : [question!];
 }
 
 /** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
@@ -270,7 +271,7 @@ export class OutboxSender {
 
   private async confirm(entry: OutboxEntry, answer: SendAnswer) {
     const reply = typeof answer.data === 'string' ? answer.data : '';
-    const stored = storedPair(answer.stored);
+    const stored = storedMessages(answer.stored);
     this.confirmed.push({
       localId: entry.localId,
       ...(stored ? { stored } : {}),
@@ -341,12 +342,10 @@ export class OutboxSender {
     if (this.confirmed.length) {
       const ids = new Set(server.map((m) => m.id));
       for (const c of this.confirmed) {
-        if (c.stored) {
-          if (!held(c, ids)) list.push(toView(c.stored[0]), toView(c.stored[1]));
-          continue;
-        }
-        list.push({ key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' });
-        list.push({ key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' });
+        if (held(c, ids)) continue;
+        const [question, reply] = c.stored ?? [];
+        list.push(question ? toView(question) : { key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' });
+        list.push(reply ? toView(reply) : { key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' });
       }
     }
     for (const entry of this.entries) {
