@@ -45,6 +45,17 @@ async function upstreamOf(namespace: string) {
   return (await upstreamMessages(identity.userId)).reverse();
 }
 
+/** Waits until upstream holds each of `texts` and its reply, and the widget shows exactly those, by id, in order. */
+async function expectServerCopiesOnce(el: HTMLElement, namespace: string, texts: string[]) {
+  const upstream = await waitFor(async () => {
+    const list = await upstreamOf(namespace);
+    return list.length === texts.length * 2 ? list : undefined;
+  }, 'every message upstream');
+  const ids = upstream.map((m) => m.id).join('|');
+  await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === ids, 'the server copies, each once, in order');
+  equal(bubbleTexts(el, 'message-user').join('|'), texts.join('|'), 'every message shown once, in order');
+}
+
 describe('<chatbot-widget> exactly once', () => {
   it('stores one key with each entry and sends it on every attempt, so a lost answer is not stored twice', async () => {
     const namespace = freshNamespace();
@@ -83,13 +94,8 @@ describe('<chatbot-widget> exactly once', () => {
     const texts = ['yes', 'ok', 'yes', 'yes', 'ok'];
     await Promise.all(texts.map((t) => el.send(t)));
     await waitForReplies(el, texts.length);
-    const upstream = await waitFor(async () => {
-      const list = await upstreamOf(namespace);
-      return list.length === texts.length * 2 ? list : undefined;
-    }, 'every message upstream');
     // The bubbles carry the server ids (from the send answers, then the revalidation), each once.
-    await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === upstream.map((m) => m.id).join('|'), 'the server ids, in order');
-    equal(bubbleTexts(el, 'message-user').join('|'), texts.join('|'), 'every message shown once, in order');
+    await expectServerCopiesOnce(el, namespace, texts);
     // Settled: a later revalidation changes nothing.
     await new Promise((resolve) => setTimeout(resolve, 400));
     equal(parts(el, 'message').length, texts.length * 2, 'nothing doubled after revalidating');
@@ -104,12 +110,7 @@ describe('<chatbot-widget> exactly once', () => {
       await el.send(text);
       await waitForReplies(el, i + 1);
     }
-    const upstream = await waitFor(async () => {
-      const list = await upstreamOf(namespace);
-      return list.length === texts.length * 2 ? list : undefined;
-    }, 'every message upstream');
-    await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === upstream.map((m) => m.id).join('|'), 'the server copies, each once');
-    equal(bubbleTexts(el, 'message-user').join('|'), texts.join('|'), 'every message shown once, in order');
+    await expectServerCopiesOnce(el, namespace, texts);
   });
 
   it('stores a message once when the page reloads while its reply is pending', async () => {
