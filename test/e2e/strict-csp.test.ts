@@ -5,17 +5,10 @@
 // that page, while a style set through the CSSOM from script is not.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
-import { createEmulator, type Emulator, type ReplySource } from '../../src/emulator/index.js';
-import { createSigningHandler } from '../../src/server/index.js';
-import { toNodeListener } from '../../src/server/adapters/node.js';
-import { bundlePath, ensureBundle } from '../../demo/static-site.js';
-
-const CHATBOT = { id: 'bot_csp', apiKey: 'pk_csp_tests', apiSecret: 'sk_csp_tests_secret_value', tier: 'premium' as const };
+import type { ReplySource } from '../../src/emulator/index.js';
+import { startWidgetSite, type WidgetSite } from '../helpers/widget-site.js';
 
 const markdownReplies: ReplySource = {
   name: 'csp-tests',
@@ -28,54 +21,21 @@ const markdownReplies: ReplySource = {
 const policy = (handlerOrigin: string) =>
   `default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ${handlerOrigin}; require-trusted-types-for 'script'; trusted-types lit-html chatbot-widget`;
 
-let emulator: Emulator;
-let upstream: { url: string; close(): Promise<void> };
-let site: Server;
+let site: WidgetSite;
 let origin: string;
 let browser: Browser;
 
 before(async () => {
   const executablePath = await findBrowser();
   if (!executablePath) throw new Error(INSTALL_HINT);
-  ensureBundle();
-  emulator = createEmulator({ db: ':memory:', chatbots: [CHATBOT], replySource: markdownReplies });
-  upstream = await emulator.listen({ port: 0, host: '127.0.0.1' });
-  const handler = toNodeListener(
-    createSigningHandler({
-      apiBaseUrl: upstream.url,
-      apiKey: CHATBOT.apiKey,
-      apiSecret: CHATBOT.apiSecret,
-      chatbotId: CHATBOT.id,
-      basePath: '/chatbot',
-      logger: { warn() {}, error() {} },
-    }),
-  );
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Strict CSP</title>
-<script type="module" src="/chatbot-widget.js"></script></head>
-<body><chatbot-widget endpoint="/chatbot" heading="Strict site"></chatbot-widget></body></html>`;
-  site = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (path.startsWith('/chatbot/')) return handler(req, res);
-    if (path === '/chatbot-widget.js') {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
-      return res.end(readFileSync(bundlePath));
-    }
-    if (path === '/') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': policy(origin) });
-      return res.end(page);
-    }
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startWidgetSite({ replySource: markdownReplies, pageHeaders: (own) => ({ 'Content-Security-Policy': policy(own) }) });
+  origin = site.origin;
   browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((resolve) => site?.close(resolve));
-  await upstream?.close();
-  emulator?.close();
+  await site?.close();
 });
 
 interface Violation {
