@@ -102,6 +102,19 @@ describe('<chatbot-widget> outbox', () => {
     equal(parts(el, 'message-user').length, 3, 'the refused message stays visible');
   });
 
+  it('says when few sends are left today, from the handler’s rate headers', async () => {
+    const { el } = await mount({ open: '' }, freshNamespace('daily')); // 5 sends a day
+    equal(part(el, 'quota-notice'), null, 'nothing said before the handler said anything');
+    await el.send('one');
+    await waitForReplies(el, 1);
+    equal(part(el, 'quota-notice'), null, '4 left: not yet few');
+    await el.send('two');
+    await waitForReplies(el, 2);
+    const notice = await waitFor(() => part(el, 'quota-notice'), 'the notice');
+    equal(notice.textContent, 'You can send 3 more messages today.');
+    equal(notice.getAttribute('role'), 'status', 'announced politely');
+  });
+
   it('enables Retry by itself when the 429 wait is over, also for a refused message found after a reload', async () => {
     const namespace = freshNamespace();
     const localId = `local-${Date.now().toString(36).padStart(9, '0')}-00-waited`;

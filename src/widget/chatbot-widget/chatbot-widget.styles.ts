@@ -314,6 +314,10 @@ export const styles = css`
     font-size: 0.8em;
     color: var(--_muted);
   }
+  [part='quota-notice'] {
+    margin: 0;
+    padding: 0.25rem 0.75rem;
+  }
   .chat {
     flex: 1;
     min-inline-size: 0;

@@ -23,6 +23,11 @@ const WINDOW = 40;
 const FIRST_WINDOW = 16;
 /** Bubbles added per scroll step. */
 const STEP = 30;
+/**
+ * The `quota-notice` shows when this many sends or fewer are left in a window that ends more than
+ * a minute from now (a day's budget; a minute's comes back before a notice would help).
+ */
+const QUOTA_NOTICE_AT = 3;
 /** At most this many bubbles are in the DOM, however long the conversation. */
 const MAX_RENDERED = 150;
 /** Distance from an edge (px) at which scrolling reveals more. */
@@ -63,6 +68,7 @@ const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 1
  * @csspart send-button - the Send button
  * @csspart error - the error text
  * @csspart retry-button - sends a failed message again
+ * @csspart quota-notice - says how many sends are left today, when few are
  *
  * @cssprop --chatbot-accent - launcher and Send button colour
  * @cssprop --chatbot-background - panel background
@@ -611,6 +617,9 @@ export class ChatbotWidget extends LitElement {
                       ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
                       : nothing}
                   </div>
+                  ${chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
+                    ? html`<p part="quota-notice" class="note" role="status">${format(t.quotaLow, { count: chat.quota.remaining })}</p>`
+                    : nothing}
                   ${chat.error || this.attachmentError
                     ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>
                         <button type="button" @click=${() => { this.attachmentError = ''; chat.dismissError(); }}>${t.dismiss}</button></div>`

@@ -21,7 +21,7 @@ import { OutboxSender } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
-import { Transport } from './transport.js';
+import { Transport, type SendQuota } from './transport.js';
 
 export type { ConversationHost } from './connection.js';
 export type { ViewMessage } from './view-message.js';
@@ -31,6 +31,8 @@ export class ChatController implements ReactiveController {
   ready = false;
   /** The latest error in words, for the `error` part. */
   error: ChatbotErrorDetail | undefined;
+  /** The visitor's tightest send window, as the handler last reported it. */
+  quota: SendQuota | undefined;
   readonly sender: OutboxSender;
   readonly conversation: Conversation;
   readonly history: SessionHistory;
@@ -89,12 +91,21 @@ export class ChatController implements ReactiveController {
   async connect(endpoint: string, open: boolean) {
     this.ready = false;
     this.error = undefined;
+    this.quota = undefined;
     if (!endpoint) {
       this.end();
       return;
     }
     const abort = new AbortController();
-    const transport = new Transport(endpoint, this.storage, () => this.onIdentity(connection));
+    const transport = new Transport(
+      endpoint,
+      this.storage,
+      () => this.onIdentity(connection),
+      (quota) => {
+        this.quota = quota;
+        this.host.requestUpdate();
+      },
+    );
     const connection: Connection = { transport, signal: abort.signal };
     this.end(connection);
     this.abort = abort;

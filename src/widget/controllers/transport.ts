@@ -30,6 +30,13 @@ export class RequestFailure extends Error {
   }
 }
 
+/** The visitor's tightest send window, from the handler's `X-RateLimit-*` headers. */
+export interface SendQuota {
+  remaining: number;
+  /** When the window ends (ms). */
+  resetAt: number;
+}
+
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -88,6 +95,8 @@ export class Transport {
     private readonly storage: KeyValueStorage,
     /** Called when the identity changes (new visitor, or the old token was refused). */
     private readonly onIdentity: (identity: VisitorIdentity | undefined) => void = () => {},
+    /** Called with the rate headers of each answer that has them (the send route's). */
+    private readonly onQuota: (quota: SendQuota) => void = () => {},
   ) {
     this.base = new URL(endpoint, globalThis.document?.baseURI).href.replace(/\/+$/, '');
   }
@@ -213,6 +222,9 @@ export class Transport {
       if (timeout.aborted) throw new RequestFailure('timeout', 0, '');
       throw networkFailure();
     }
+    const remaining = response.headers.get('X-RateLimit-Remaining');
+    const reset = Number(response.headers.get('X-RateLimit-Reset'));
+    if (remaining !== null && Number.isFinite(+remaining) && reset > 0) this.onQuota({ remaining: +remaining, resetAt: reset * 1000 });
     let answer: string;
     try {
       answer = await response.text();

@@ -6,7 +6,8 @@
  * Each test uses its own endpoint, `/t/<namespace>/chatbot`, which is the handler's `/chatbot`
  * (the prefix is stripped): a fresh IndexedDB namespace and a fresh visitor per test, on one
  * handler. Namespaces starting with `limited-` go to a second handler with a 2-a-minute send
- * limit, for the 429 tests; namespaces starting with `stress-` to a third whose upstream is slow
+ * limit, for the 429 tests; `daily-` to one allowing 5 sends a day (the quota notice);
+ * and `stress-` to one whose upstream is slow
  * and drops connections after storing (test/helpers/faulty-upstream.ts), for the exactly-once
  * suite.
  *
@@ -135,6 +136,7 @@ export async function startBackend(): Promise<Backend> {
   const unlimitedAddress = { visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 };
   const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const fewADay = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 5, ...unlimitedAddress } });
   // The exactly-once suite's upstream: slow (held before storing and again before answering, over
   // a second in all) and dropping a quarter of the sends' connections after upstream stored them,
   // from a fixed seed so a failing run can be replayed.
@@ -153,7 +155,13 @@ export async function startBackend(): Promise<Backend> {
     }
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
     const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, { method: ctx.method, headers, body: body ? new Uint8Array(body) : undefined });
-    const target = namespace.startsWith('limited-') ? limited : namespace.startsWith('stress-') ? stressed : handler;
+    const target = namespace.startsWith('limited-')
+      ? limited
+      : namespace.startsWith('daily-')
+        ? fewADay
+        : namespace.startsWith('stress-')
+          ? stressed
+          : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
