@@ -15,6 +15,9 @@ import type { SessionHistory } from './session-history.js';
 import { RequestFailure } from './transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 
+/** The longest a refresh waits for the resends of a reloaded page (see {@link OutboxSender.resumed}). */
+const RESUME_WAIT_MS = 5_000;
+
 const emptyConversation = (sessionId: string): CachedConversation => ({ sessionId, messages: [], totalItems: 0 });
 
 export class Conversation {
@@ -100,6 +103,8 @@ export class Conversation {
   private async revalidateOnce(connection: Connection) {
     const { transport, signal } = connection;
     await this.loaded;
+    // Bounded: a resend waits at most for the handler to see the first attempt through.
+    await Promise.race([this.sender.resumed, new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS))]);
     // No visitor yet: nothing upstream to show. The identity is made on the first send.
     if (signal.aborted || !(await transport.storedIdentity())) return;
     const seen = this.sender.confirmations;

@@ -79,6 +79,12 @@ export class OutboxSender {
   entries: OutboxEntry[] = [];
   /** A send is on its way (the typing indicator). */
   typing = false;
+  /**
+   * Resolves once the entries that an earlier page had already tried (a reload while pending)
+   * are answered or failed. Until then a refresh of the conversation would show the server copy
+   * beside the pending bubble, since nothing else tells them apart; the conversation waits.
+   */
+  resumed: Promise<void> = Promise.resolve();
   private confirmed: Confirmed[] = [];
   private seq = 0;
   private connection: Connection | undefined;
@@ -198,15 +204,20 @@ export class OutboxSender {
     const connection = this.connection;
     if (!connection || this.pumping === connection) return;
     this.pumping = connection;
+    const tried = new Set(this.entries.filter((e) => e.state === 'pending' && e.attempts > 0).map((e) => e.localId));
+    let release: (() => void) | undefined;
+    if (tried.size) this.resumed = new Promise<void>((resolve) => (release = resolve));
     try {
       for (;;) {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
+        if (!tried.has(next.localId)) release?.();
         await this.withLock(connection, () => this.deliver(connection, next.localId));
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
     } finally {
+      release?.();
       if (this.pumping === connection) {
         this.pumping = undefined;
         this.typing = false;
