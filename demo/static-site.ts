@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demoDir = join(root, 'demo');
-const bundlePath = join(root, 'dist', 'chatbot-widget.js');
+export const bundlePath = join(root, 'dist', 'chatbot-widget.js');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -47,7 +47,7 @@ function newestChange(dir: string): number {
 }
 
 /** Rebuilds dist/chatbot-widget.js when it is missing or older than the widget's sources. */
-function ensureBundle(): void {
+export function ensureBundle(): void {
   const sources = Math.max(newestChange(join(root, 'src/widget')), newestChange(join(root, 'src/shared')));
   if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= sources) return;
   console.log('  building dist/chatbot-widget.js …');

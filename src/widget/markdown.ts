@@ -2,7 +2,7 @@
  * Safe Markdown for bot replies. `marked`'s Lexer turns the text into tokens; this file turns a
  * whitelist of token types into Lit templates. Nothing is ever parsed as HTML: text lands in the
  * DOM as text nodes through Lit's escaping bindings, raw HTML tokens are shown as their source
- * text, and links keep only http, https and mailto targets. This holds for replies from the
+ * text, and links keep only http, https, mailto and tel targets. This holds for replies from the
  * network and from the cache alike, since both go through here.
  *
  * A reply is untrusted (an upstream model can be talked into anything), so the renderer also
@@ -16,7 +16,7 @@ import { inertText } from './inert-text.js';
 
 type Part = TemplateResult | string | typeof nothing;
 
-const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 /** Replies are short, but a pathological one must not blow the stack. */
 const MAX_DEPTH = 12;
 /**
@@ -35,7 +35,7 @@ const tokenCache = new Map<string, Token[]>();
 const TOKEN_CACHE_LIMIT = 400;
 
 /**
- * The URL of a link if it is safe to follow: http(s) or mailto, resolved against the page (so
+ * The URL of a link if it is safe to follow: http(s), mailto or tel, resolved against the page (so
  * `/docs` stays on the host site). Anything else (javascript:, data:, …) yields undefined. The
  * WHATWG parser does the hard part: it drops tabs and newlines (`java\tscript:`), lowercases the
  * scheme (`JaVaScRiPt:`) and punycodes the host.
@@ -76,14 +76,30 @@ function decodeEntities(text: string): string {
 const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
+ * Characters that read as a full stop: one dot leader, small, fullwidth, ideographic and
+ * halfwidth ideographic full stops, and other dots of other scripts. `bank\u2024example` looks
+ * like `bank.example`, so link text is compared as if they were dots (the URL parser maps some of
+ * them to dots in hosts, but link text is never parsed as a URL).
+ */
+const DOT_LIKE = /[\u0387\u06d4\u0701\u0702\u2024\u2027\u2e31\u2e33\u3002\ua4f8\ua60e\ufe52\uff0e\uff61]/g;
+
+/**
+ * Link text as a reader takes it: without invisible characters, compatibility forms folded
+ * (fullwidth letters, digits and `＠` become plain ones) and look-alike dots made dots.
+ */
+function asRead(label: string): string {
+  return label.replace(INVISIBLE, '').slice(0, 400).normalize('NFKC').replace(DOT_LIKE, '.');
+}
+
+/**
  * The hosts a link's text names, if any (`bank.example`, `https://bank.example/x`, the user part
  * of `https://bank.example@evil.example`), normalized as the URL parser would (lowercase,
  * punycode). Only the start of the text is looked at: a label is a few words.
  */
-function claimedHosts(label: string): string[] {
+function claimedHosts(text: string): string[] {
   const hosts: string[] = [];
-  for (const word of label.replace(INVISIBLE, '').slice(0, 400).split(/[\s<>()[\]"'`*_~@]+/)) {
-    const host = word.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#:]/)[0]!;
+  for (const word of text.split(/[\s<>()[\]"'`*_~@,;]+/)) {
+    const host = word.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^(?:mailto|tel):/i, '').split(/[/?#:]/)[0]!;
     if (!/[^.]\.\p{L}{2,}\.?$/u.test(host)) continue;
     try {
       hosts.push(new URL(`http://${host}`).hostname);
@@ -96,16 +112,63 @@ function claimedHosts(label: string): string[] {
 
 const sameSite = (a: string, b: string) => a.replace(/^www\./, '') === b.replace(/^www\./, '');
 
+const EMAIL = /[^\s<>()[\]"'`*,;:]+@[^\s<>()[\]"'`*,;:]+\.[^\s<>()[\]"'`*,;:.]+/g;
+
+/** Every recipient of a mailto link, lowercase: the address part and `to`, `cc` and `bcc`. */
+function mailRecipients(url: URL): string[] {
+  const fields = [url.pathname, ...['to', 'cc', 'bcc'].flatMap((name) => url.searchParams.getAll(name))];
+  return fields.flatMap((field) => {
+    let decoded = field;
+    try {
+      decoded = decodeURIComponent(field);
+    } catch {
+      // shown as written
+    }
+    return decoded.split(',').map((address) => address.trim().toLowerCase()).filter(Boolean);
+  });
+}
+
+/** The digits of a phone number, as dialled (`+`, then digits; separators left out). */
+const dialled = (text: string) => text.replace(/[^\d+]/g, '').replace(/(?!^)\+/g, '');
+
 /**
- * The real host, to show after a link whose text could mislead: text that names another host
- * (`[https://bank.example](https://evil.example)`), or a host that only looks like its text once
- * decoded (an internationalized, `xn--` name, possibly a homograph).
+ * What to show after a link whose text could mislead about where it goes, or undefined:
+ * - web links: text naming another host (`[https://bank.example](https://evil.example)`), also
+ *   with look-alike dots (`bank\u3002example`), or a host that only looks like its text once
+ *   decoded (an internationalized, `xn--` name, possibly a homograph);
+ * - mailto: text naming an address or a host other than the recipients, or recipients the text
+ *   does not name (a hidden `cc`/`bcc`);
+ * - tel: text showing another number than the one dialled.
  */
-function hostToShow(url: URL, label: string): string | undefined {
+function targetToShow(url: URL, label: string): string | undefined {
+  const text = asRead(label);
+  if (url.protocol === 'mailto:') {
+    const recipients = mailRecipients(url);
+    const named = (text.match(EMAIL) ?? []).map((address) => address.toLowerCase());
+    const domains = recipients.map((address) => address.slice(address.lastIndexOf('@') + 1));
+    const misleading =
+      named.some((address) => !recipients.includes(address)) ||
+      (named.length > 0 && recipients.some((address) => !named.includes(address))) ||
+      claimedHosts(text).some((host) => !domains.some((domain) => sameSite(host, domain)));
+    return misleading ? recipients.join(', ') : undefined;
+  }
+  if (url.protocol === 'tel:') {
+    let number = url.pathname;
+    try {
+      number = decodeURIComponent(number);
+    } catch {
+      // shown as written
+    }
+    // Digits of other scripts would need reading; any is shown with the number dialled.
+    const otherDigits = /[^\P{Nd}0-9]/u.test(text);
+    const shown = dialled(text);
+    const misleading = otherDigits || (/\d{3}/.test(text.replace(/[\s().-]/g, '')) && shown.replace('+', '') !== dialled(number).replace('+', ''));
+    return misleading ? dialled(number) : undefined;
+  }
   const host = url.hostname;
-  if (!host) return undefined; // mailto
+  if (!host) return undefined;
   if (host.split('.').some((part) => part.startsWith('xn--'))) return host;
-  return claimedHosts(label).some((claimed) => !sameSite(claimed, host)) ? host : undefined;
+  return claimedHosts(text).some((claimed) => !sameSite(claimed, host)) ? host : undefined;
 }
 
 /** Escapes container markers past {@link MAX_NESTING} at the start of each line. */
@@ -171,7 +234,7 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
       // CommonMark decodes entities in a destination: `&#106;avascript:` is `javascript:`, judged as such.
       const url = inLink ? undefined : safeUrl(decodeEntities(t.href));
       if (!url) return html`${label}`;
-      const host = hostToShow(url, text || t.href);
+      const host = targetToShow(url, text || t.href);
       // The host goes inside the link, which the styles isolate (`unicode-bidi: isolate`): an
       // override earlier in the reply cannot reorder either of them.
       return html`<a href=${url.href} target="_blank" rel="noopener noreferrer">${label}${host ? ` (${host})` : nothing}</a>`;

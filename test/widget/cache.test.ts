@@ -5,6 +5,7 @@ import {
   absoluteEndpoint,
   assert,
   bubbleTexts,
+  endpointOf,
   equal,
   fakeMessage,
   firstBubbles,
@@ -26,6 +27,12 @@ import {
 } from './support/helpers.js';
 
 afterEach(() => unmountAll());
+
+/** The handler's answer to a read made with a given visitor token. */
+async function statusWithToken(namespace: string, token: string) {
+  const response = await fetch(`${endpointOf(namespace)}/sessions?page=1&pageSize=1`, { headers: { Authorization: `Bearer ${token}` } });
+  return response.status;
+}
 
 describe('<chatbot-widget> cache', () => {
   it('renders the last conversation from the cache without the network, then merges the server’s news by id', async () => {
@@ -58,13 +65,15 @@ describe('<chatbot-widget> cache', () => {
     equal(bubbleTexts(online.el).join('|'), 'remember me|You said: remember me|A follow-up from the team', 'merged, nothing doubled');
   });
 
-  it('reset() forgets the identity, the cache and the outbox', async () => {
+  it('reset() revokes the token at the handler, then forgets the identity, the cache and the outbox', async () => {
     const namespace = freshNamespace();
     const { el } = await mount({ open: '' }, namespace);
     await el.send('forget me');
     await waitForReplies(el, 1);
     const before = (await storedIdentity(namespace))!;
+    equal(await statusWithToken(namespace, before.token), 200, 'the token works before the reset');
     await el.reset();
+    equal(await statusWithToken(namespace, before.token), 401, 'the token is refused after the reset');
     equal(parts(el, 'message').length, 0, 'nothing shown');
     equal(await storedIdentity(namespace), undefined, 'identity gone');
     equal(await idbGet(`index|${absoluteEndpoint(namespace)}|${before.userId}|`, idbStore), undefined, 'cache gone');
@@ -77,6 +86,24 @@ describe('<chatbot-widget> cache', () => {
     await waitForReplies(again.el, 1);
     const after = (await storedIdentity(namespace))!;
     assert(after.userId !== before.userId, 'a new visitor');
+  });
+
+  it('reset() while the handler cannot be reached forgets here at once and revokes on the next connection', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('forget me offline');
+    await waitForReplies(first.el, 1);
+    const before = (await storedIdentity(namespace))!;
+    await network(namespace, 'down');
+    await first.el.reset();
+    equal(await storedIdentity(namespace), undefined, 'forgotten locally although not revoked');
+    equal(parts(first.el, 'message').length, 0, 'nothing shown');
+    unmountAll();
+    await network(namespace, 'up');
+    // Not revoked yet: the handler never heard of the reset.
+    equal(await statusWithToken(namespace, before.token), 200, 'still valid at the handler meanwhile');
+    await mount({ open: '' }, namespace);
+    await waitFor(async () => (await statusWithToken(namespace, before.token)) === 401, 'revoked by the next connection');
   });
 
   it('keeps the DOM bounded with 2,000 cached messages and slides the window when scrolling up', async () => {

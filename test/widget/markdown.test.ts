@@ -1,6 +1,6 @@
 // The reply renderer on its own, in Chromium, against a table of hostile Markdown: each payload
 // is rendered into the live document (where an image would load and a script would run) and
-// must leave only whitelisted elements and attributes, links to http, https or mailto that open
+// must leave only whitelisted elements and attributes, links to http, https, mailto or tel that open
 // in a new tab without opener or referrer, no request to a third-party host and no canary set.
 import { render } from 'lit';
 import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../../src/widget/markdown.js';
@@ -150,5 +150,67 @@ describe('renderMarkdown with hostile input', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 0));
     equal(canary(), undefined, 'window.__pwned');
+  });
+});
+
+/** What a link shows after its text: ` (target)` when the text could mislead, else nothing. */
+function linkSuffix(markdown: string): { text: string; href: string } {
+  const container = document.createElement('div');
+  render(renderMarkdown(markdown), container);
+  const link = container.querySelector('a');
+  assert(link, `a link in ${JSON.stringify(markdown)}`);
+  return { text: link.textContent!, href: link.getAttribute('href')! };
+}
+
+describe('renderMarkdown link warnings', () => {
+  // Text that reads as another host with a dot that is not U+002E.
+  const LOOK_ALIKE_DOTS: Record<string, string> = {
+    'one dot leader': '\u2024',
+    'small full stop': '\ufe52',
+    'fullwidth full stop': '\uff0e',
+    'ideographic full stop': '\u3002',
+    'halfwidth ideographic full stop': '\uff61',
+  };
+  for (const [name, dot] of Object.entries(LOOK_ALIKE_DOTS)) {
+    it(`names the real host when the text names another with the ${name}`, () => {
+      const { text } = linkSuffix(`[bank${dot}example/login](https://evil.example/login)`);
+      assert(text.endsWith('(evil.example)'), `warned: ${JSON.stringify(text)}`);
+    });
+    it(`adds nothing when the ${name} names the link's own host`, () => {
+      const { text } = linkSuffix(`[docs${dot}ok${dot}example](https://docs.ok.example/)`);
+      equal(text, `docs${dot}ok${dot}example`, 'unchanged');
+    });
+  }
+
+  it('folds fullwidth letters before comparing', () => {
+    const { text } = linkSuffix('[ｂａｎｋ.example](https://evil.example/)');
+    assert(text.endsWith('(evil.example)'), text);
+  });
+
+  it('mailto: names the real recipient when the text shows another address or host', () => {
+    equal(linkSuffix('[help@bank.example](mailto:thief@evil.example)').text, 'help@bank.example (thief@evil.example)');
+    equal(linkSuffix('[help＠bank\u3002example](mailto:thief@evil.example)').text, 'help＠bank\u3002example (thief@evil.example)');
+    equal(linkSuffix('[write to bank.example](mailto:thief@evil.example)').text, 'write to bank.example (thief@evil.example)');
+  });
+
+  it('mailto: shows every recipient when some are hidden in cc or bcc', () => {
+    equal(linkSuffix('[help@ok.example](mailto:help@ok.example?bcc=spy@evil.example)').text, 'help@ok.example (help@ok.example, spy@evil.example)');
+  });
+
+  it('mailto: adds nothing when the text is the address, or names none', () => {
+    equal(linkSuffix('[Help@OK.example](mailto:help@ok.example)').text, 'Help@OK.example');
+    equal(linkSuffix('[write to us](mailto:help@ok.example)').text, 'write to us');
+  });
+
+  it('tel: names the number dialled when the text shows another', () => {
+    const { text, href } = linkSuffix('[+1 (555) 010-0000](tel:+19005550199)');
+    equal(href, 'tel:+19005550199');
+    equal(text, '+1 (555) 010-0000 (+19005550199)');
+    equal(linkSuffix('[＋１ ５５５ ０１０ ００００](tel:+19005550199)').text, '＋１ ５５５ ０１０ ００００ (+19005550199)');
+  });
+
+  it('tel: adds nothing when the text shows the number dialled, however grouped, or no number', () => {
+    equal(linkSuffix('[+1 (900) 555-0199](tel:+1-900-555-0199)').text, '+1 (900) 555-0199');
+    equal(linkSuffix('[call us](tel:+19005550199)').text, 'call us');
   });
 });

@@ -1,13 +1,16 @@
 // Nothing lost, nothing doubled: failed sends stay in the outbox (IndexedDB) with a Retry
-// button, survive a reload, and a resend first looks for the message upstream when the first
-// try may have arrived. Network faults come from the backend's fault switch (support/backend.ts).
+// button, survive a reload, and a resend carries the message's idempotency key, so one whose
+// first try arrived is not stored twice. Network faults come from the backend's fault switch (support/backend.ts).
 import type { ChatbotErrorDetail } from '../../src/widget/index.js';
 import {
+  absoluteEndpoint,
   assert,
   browserOnline,
   bubbleTexts,
   equal,
   freshNamespace,
+  idbSet,
+  idbStore,
   mount,
   network,
   part,
@@ -99,7 +102,44 @@ describe('<chatbot-widget> outbox', () => {
     equal(parts(el, 'message-user').length, 3, 'the refused message stays visible');
   });
 
-  it('resends network failures by itself when the browser is back online, looking for them upstream first', async () => {
+  it('says when few sends are left today, from the handler’s rate headers', async () => {
+    const { el } = await mount({ open: '' }, freshNamespace('daily')); // 5 sends a day
+    equal(part(el, 'quota-notice'), null, 'nothing said before the handler said anything');
+    await el.send('one');
+    await waitForReplies(el, 1);
+    equal(part(el, 'quota-notice'), null, '4 left: not yet few');
+    await el.send('two');
+    await waitForReplies(el, 2);
+    const notice = await waitFor(() => part(el, 'quota-notice'), 'the notice');
+    equal(notice.textContent, 'You can send 3 more messages today.');
+    equal(notice.getAttribute('role'), 'status', 'announced politely');
+  });
+
+  it('enables Retry by itself when the 429 wait is over, also for a refused message found after a reload', async () => {
+    const namespace = freshNamespace();
+    const localId = `local-${Date.now().toString(36).padStart(9, '0')}-00-waited`;
+    const retryAt = Date.now() + 1_500;
+    await idbSet(`outbox|${absoluteEndpoint(namespace)}|${localId}`, {
+      localId,
+      key: 'waited-key_0123456789abc',
+      content: 'refused for a while',
+      createdAt: new Date().toISOString(),
+      state: 'failed',
+      attempts: 1,
+      error: { kind: 'rate-limited', status: 429, detail: '', retryAfter: 2 },
+      retryAt,
+    }, idbStore);
+    const { el } = await mount({ open: '' }, namespace);
+    const retry = () => part(el, 'retry-button') as HTMLButtonElement | null;
+    await waitFor(() => retry(), 'the failed bubble with Retry');
+    assert(retry()!.disabled, 'Retry waits');
+    await waitFor(() => !retry()!.disabled, 'Retry enabled when the wait is over', 4_000);
+    assert(Date.now() >= retryAt, 'not before the wait is over');
+    retry()!.click();
+    await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: refused for a while'), 'sent on Retry');
+  });
+
+  it('resends network failures by itself when the browser is back online, with their keys', async () => {
     const namespace = freshNamespace();
     const { el } = await mount({ open: '' }, namespace);
     await el.send('warm up');

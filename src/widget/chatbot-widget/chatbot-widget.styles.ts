@@ -304,11 +304,19 @@ export const styles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
+  .sessions-end {
+    block-size: 1px;
+  }
   .meta,
   [part='session'] .date,
   .note {
     font-size: 0.8em;
     color: var(--_muted);
+  }
+  [part='quota-notice'] {
+    margin: 0;
+    padding: 0.25rem 0.75rem;
   }
   .chat {
     flex: 1;

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../events.js';
-import { ConversationController, type ViewMessage } from '../controllers/conversation.js';
+import { ChatController, type ViewMessage } from '../controllers/chat-controller.js';
 import type { RequestFailure } from '../controllers/transport.js';
 import { renderMarkdown, safeHref } from '../markdown.js';
 import { inertText } from '../inert-text.js';
@@ -23,6 +23,11 @@ const WINDOW = 40;
 const FIRST_WINDOW = 16;
 /** Bubbles added per scroll step. */
 const STEP = 30;
+/**
+ * The `quota-notice` shows when this many sends or fewer are left in a window that ends more than
+ * a minute from now (a day's budget; a minute's comes back before a notice would help).
+ */
+const QUOTA_NOTICE_AT = 3;
 /** At most this many bubbles are in the DOM, however long the conversation. */
 const MAX_RENDERED = 150;
 /** Distance from an edge (px) at which scrolling reveals more. */
@@ -75,6 +80,7 @@ const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 1
  * @csspart attachment-input - The field for an attachment's URL.
  * @csspart error - The error text.
  * @csspart retry-button - Sends a failed message again.
+ * @csspart quota-notice - Says how many sends are left today, when few are.
  *
  * @cssprop [--chatbot-accent=#1d4ed8] - Launcher, Send button and links in the header.
  * @cssprop [--chatbot-on-accent=#ffffff] - Text and icons on the accent colour.
@@ -141,7 +147,7 @@ export class ChatbotWidget extends LitElement {
   @query('[part="launcher"]') private launcher?: HTMLButtonElement;
   @query('[part="panel"]') private panel?: HTMLElement;
 
-  private readonly conversation = new ConversationController(this);
+  private readonly chat = new ChatController(this);
   /** Key of the oldest rendered bubble; undefined: the newest {@link WINDOW}. */
   private firstKey: string | undefined;
   /** Key of the newest rendered bubble; undefined: follow the newest message. */
@@ -151,7 +157,6 @@ export class ChatbotWidget extends LitElement {
   private rendered: ViewMessage[] = [];
   private connectedEndpoint: string | undefined;
   private sessionObserver: IntersectionObserver | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private widthObserver: ResizeObserver | undefined;
   private widthWatched: HTMLElement | undefined;
   /** What {@link markScrollableCode} last looked at. */
@@ -195,7 +200,7 @@ export class ChatbotWidget extends LitElement {
     await this.connectIfNeeded();
     this.stickToBottom = true;
     this.lastKey = undefined;
-    return this.conversation.send(text, file);
+    return this.chat.send(text, file);
   }
 
   /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
@@ -203,7 +208,7 @@ export class ChatbotWidget extends LitElement {
     this.draft = '';
     this.historyOpen = false;
     this.firstKey = this.lastKey = undefined;
-    await this.conversation.reset();
+    await this.chat.reset();
   }
 
   /** @internal Describes a failure in the visitor's words and fires `chatbot-error`. */
@@ -246,7 +251,6 @@ export class ChatbotWidget extends LitElement {
     this.sessionObserver?.disconnect();
     this.widthObserver?.disconnect();
     this.widthWatched = undefined;
-    clearTimeout(this.retryTimer);
     this.connectedEndpoint = undefined;
   }
 
@@ -255,7 +259,7 @@ export class ChatbotWidget extends LitElement {
     this.connectedEndpoint = this.endpoint;
     this.firstKey = this.lastKey = undefined;
     this.narrowWindow = true;
-    const connecting = this.conversation.connect(this.endpoint, this.isShown);
+    const connecting = this.chat.connect(this.endpoint, this.isShown);
     this.prepareFormatters();
     return connecting;
   }
@@ -304,14 +308,14 @@ export class ChatbotWidget extends LitElement {
     if (changed.has('open') && this.open !== Boolean(changed.get('open'))) {
       this.dispatchEvent(new CustomEvent(this.open ? 'chatbot-open' : 'chatbot-close', { detail: {}, bubbles: true, composed: true }));
       if (this.open) {
-        void this.conversation.revalidate();
+        void this.chat.conversation.revalidate();
         this.stickToBottom = true;
         if (this.mode === 'floating') this.updateComplete.then(() => this.input?.focus());
       } else if (this.mode === 'floating' && this.matches(':focus-within')) {
         this.launcher?.focus();
       }
     }
-    if (changed.has('mode') && this.mode === 'inline' && changed.get('mode') !== undefined) void this.conversation.revalidate();
+    if (changed.has('mode') && this.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
     const list = this.list;
     if (list) {
       if (this.stickToBottom) list.scrollTop = list.scrollHeight;
@@ -321,7 +325,6 @@ export class ChatbotWidget extends LitElement {
       }
     }
     this.observeSessions();
-    this.scheduleRetryRefresh();
     this.watchListWidth(list);
     this.markScrollableCode(false);
     this.widenAfterPaint();
@@ -385,17 +388,9 @@ export class ChatbotWidget extends LitElement {
     this.sessionObserver?.disconnect();
     if (!sentinel || !this.historyOpen) return;
     this.sessionObserver ??= new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void this.conversation.loadMoreSessions();
+      if (entries.some((e) => e.isIntersecting)) void this.chat.history.loadMore();
     });
     this.sessionObserver.observe(sentinel);
-  }
-
-  /** A 429 disables Retry until the wait is over; re-render then. */
-  private scheduleRetryRefresh() {
-    clearTimeout(this.retryTimer);
-    const now = Date.now();
-    const next = Math.min(...this.rendered.map((m) => (m.entry?.retryAt ?? 0) > now ? m.entry!.retryAt! : Infinity));
-    if (Number.isFinite(next)) this.retryTimer = setTimeout(() => this.requestUpdate(), next - now + 20);
   }
 
   private readonly onKeydown = (event: KeyboardEvent) => {
@@ -428,7 +423,7 @@ export class ChatbotWidget extends LitElement {
   private onScroll = () => {
     const list = this.list;
     if (!list) return;
-    const messages = this.conversation.messages;
+    const messages = this.chat.conversation.messages;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
     const first = this.rendered[0];
     const last = this.rendered[this.rendered.length - 1];
@@ -442,7 +437,7 @@ export class ChatbotWidget extends LitElement {
         if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
         this.stickToBottom = false;
         this.requestUpdate();
-      } else if (this.conversation.hasOlder && !this.conversation.loadingOlder) {
+      } else if (this.chat.conversation.hasOlder && !this.chat.conversation.loadingOlder) {
         void this.loadOlder();
       }
     } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.lastKey) {
@@ -455,11 +450,11 @@ export class ChatbotWidget extends LitElement {
 
   private async loadOlder() {
     this.stickToBottom = false;
-    const before = this.conversation.messages.length;
+    const before = this.chat.conversation.messages.length;
     const first = this.rendered[0];
     const last = this.rendered[this.rendered.length - 1];
-    await this.conversation.loadOlder();
-    const messages = this.conversation.messages;
+    await this.chat.conversation.loadOlder();
+    const messages = this.chat.conversation.messages;
     if (messages.length > before) {
       // Reveal what arrived above the oldest bubble: a page from the server, or a step of the
       // cached history if that is what came in (it may be thousands of messages).
@@ -520,21 +515,21 @@ export class ChatbotWidget extends LitElement {
 
   private toggleHistory() {
     this.historyOpen = !this.historyOpen;
-    if (this.historyOpen) void this.conversation.loadMoreSessions(true);
+    if (this.historyOpen) void this.chat.history.loadMore(true);
   }
 
   private openSession(sessionId: string) {
     this.historyOpen = false;
     this.firstKey = this.lastKey = undefined;
     this.stickToBottom = true;
-    void this.conversation.viewSession(sessionId);
+    void this.chat.conversation.viewSession(sessionId);
     this.updateComplete.then(() => this.list?.focus());
   }
 
   private backToChat() {
     this.firstKey = this.lastKey = undefined;
     this.stickToBottom = true;
-    void this.conversation.viewSession(undefined);
+    void this.chat.conversation.viewSession(undefined);
   }
 
   /** Date formatters by locale and shape: building one costs far more than using it. */
@@ -575,24 +570,25 @@ export class ChatbotWidget extends LitElement {
         ${message.state === 'failed'
           ? html`<span>${t.failed}</span>
               <button part="retry-button" type="button" ?disabled=${!!waiting}
-                @click=${() => void this.conversation.retry(message.key)}>${t.retry}</button>`
+                @click=${() => void this.chat.retry(message.key)}>${t.retry}</button>`
           : nothing}
       </div>
     </div>`;
   }
 
   private renderHistory(t: WidgetStrings) {
-    const c = this.conversation;
+    const c = this.chat.history;
+    const shown = this.chat.conversation;
     return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!this.historyOpen}>
       <h3 id="history-heading">${t.historyHeading}</h3>
-      ${c.sessions.length === 0 && !c.loadingSessions ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
+      ${c.sessions.length === 0 && !c.loading ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
       <ul>
         ${repeat(
           c.sessions,
           (s) => s.id,
           (s) => html`<li>
             <button part="session" type="button" data-session=${s.id}
-              aria-current=${(c.viewing ?? c.currentSessionId) === s.id ? 'true' : 'false'}
+              aria-current=${(shown.viewing ?? shown.current?.sessionId) === s.id ? 'true' : 'false'}
               @click=${() => this.openSession(s.id)}>
               <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${format(t.sessionMessages, { count: s.messageCount })}</span>
               <span class="line">${inertText(c.firstLines.get(s.id)) || '…'}</span>
@@ -600,14 +596,15 @@ export class ChatbotWidget extends LitElement {
           </li>`,
         )}
       </ul>
-      ${c.loadingSessions ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
-      <div class="sessions-end" style="height:1px"></div>
+      ${c.loading ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
+      <div class="sessions-end"></div>
     </section>`;
   }
 
   protected override render() {
     const t = this.text;
-    const c = this.conversation;
+    const c = this.chat.conversation;
+    const chat = this.chat;
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
     const heading = inertText(this.heading) || t.heading;
@@ -615,7 +612,7 @@ export class ChatbotWidget extends LitElement {
     const visible = shown ? this.window(messages) : [];
     this.rendered = visible;
     const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
-    const viewed = c.viewing ? c.viewedSession : undefined;
+    const viewed = c.viewing ? this.chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
     return html`
       ${floating
         ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
@@ -645,15 +642,18 @@ export class ChatbotWidget extends LitElement {
                       ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
                           @click=${() => void this.loadOlder()}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
                       : nothing}
-                    ${messages.length === 0 && c.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
+                    ${messages.length === 0 && chat.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
                     ${repeat(visible, (m) => m.key, (m) => this.renderMessage(m, t))}
-                    ${c.typing && !c.viewing
+                    ${chat.sender.typing && !c.viewing
                       ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
                       : nothing}
                   </div>
-                  ${c.error || this.attachmentError
-                    ? html`<div part="error" role="alert"><span>${this.attachmentError || c.error?.message}</span>
-                        <button type="button" @click=${() => { this.attachmentError = ''; c.dismissError(); }}>${t.dismiss}</button></div>`
+                  ${chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
+                    ? html`<p part="quota-notice" class="note" role="status">${format(t.quotaLow, { count: chat.quota.remaining })}</p>`
+                    : nothing}
+                  ${chat.error || this.attachmentError
+                    ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>
+                        <button type="button" @click=${() => { this.attachmentError = ''; chat.dismissError(); }}>${t.dismiss}</button></div>`
                     : nothing}
                   <form @submit=${this.onSubmit}>
                     ${this.attachments && this.attachmentOpen

@@ -176,6 +176,15 @@ export class HistoryCache {
     await this.storage.set(this.key('index'), index);
   }
 
+  /** sessionId → first line, for the history pane. */
+  loadFirstLines() {
+    return this.storage.get<Record<string, string>>(this.key('firstlines'));
+  }
+
+  saveFirstLines(lines: Record<string, string>) {
+    return this.storage.set(this.key('firstlines'), lines);
+  }
+
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     await Promise.all(['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));

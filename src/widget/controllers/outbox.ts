@@ -9,27 +9,40 @@ import type { KeyValueStorage } from './storage.js';
 
 export interface OutboxEntry {
   localId: string;
+  /**
+   * The idempotency key, made once when the visitor pressed Send and stored with the entry.
+   * Every attempt carries it, from whichever tab and after any reload, so the handler stores the
+   * message once however often it is sent (see {@link newIdempotencyKey}).
+   */
+  key: string;
   content: string;
   file?: string;
   name?: string;
   /** When the visitor pressed Send (browser clock, ISO 8601). */
   createdAt: string;
-  /**
-   * `createdAt` of the newest server message of the conversation when the entry was queued
-   * (server clock). A server copy of this message must be newer than that, which tells it apart
-   * from an identical earlier message.
-   */
-  after?: string;
   state: 'pending' | 'failed';
-  /** An earlier attempt may have reached the server: look for the message before sending again. */
-  mayHaveArrived: boolean;
   attempts: number;
   error?: { kind: ChatbotErrorKind; status: number; detail: string; retryAfter?: number };
   /** Not before this time (ms), after a 429. */
   retryAt?: number;
 }
 
+/** What the handler accepts as an `Idempotency-Key`. */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * A fresh idempotency key: 128 random bits, base64url (22 characters). `crypto.getRandomValues`
+ * works on plain-http pages too, where `crypto.randomUUID` does not exist.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 const usable = (entry: OutboxEntry) => !!entry && typeof entry.localId === 'string' && typeof entry.content === 'string' && typeof entry.createdAt === 'string';
+
+/** Sending order: as written (local ids sort by creation time, see {@link newLocalId}). */
+export const byCreation = (a: OutboxEntry, b: OutboxEntry) => (a.localId > b.localId ? 1 : a.localId < b.localId ? -1 : 0);
 
 export class Outbox {
   private namespace = '';
@@ -44,17 +57,27 @@ export class Outbox {
   }
 
   /**
-   * Entries in the order they were sent (local ids sort by creation time). Stored values are
-   * checked, as IndexedDB returns whatever was put there: one without a string id and text is
-   * left out (it could be neither shown nor sent).
+   * Entries in the order they were sent. Stored values are checked, as IndexedDB returns
+   * whatever was put there: one without a string id and text is left out (it could be neither
+   * shown nor sent). An entry without a valid key (written by a widget that had none) gets one
+   * now and keeps it; such an entry, if it was already in flight, is the one case a key cannot
+   * cover.
    */
   async list() {
-    return (await this.storage.list<OutboxEntry>(this.prefix)).filter(usable);
+    const entries = (await this.storage.list<OutboxEntry>(this.prefix)).filter(usable);
+    return Promise.all(entries.map((entry) => this.withKey(entry))).then((list) => list.sort(byCreation));
   }
 
   async get(localId: string) {
     const entry = await this.storage.get<OutboxEntry>(this.prefix + localId);
-    return entry && usable(entry) ? entry : undefined;
+    return entry && usable(entry) ? this.withKey(entry) : undefined;
+  }
+
+  private async withKey(entry: OutboxEntry) {
+    if (typeof entry.key === 'string' && IDEMPOTENCY_KEY.test(entry.key)) return entry;
+    const keyed = { ...entry, key: newIdempotencyKey() };
+    await this.put(keyed);
+    return keyed;
   }
 
   put(entry: OutboxEntry) {

@@ -1,8 +1,8 @@
 /**
- * The widget's only way out: JSON calls to the signing handler's visitor routes (CONTRACT §4),
+ * The widget's only way out: JSON calls to the signing handler's visitor routes,
  * with the visitor's bearer token on each, one renewal on 401, and every failure turned into a
- * {@link RequestFailure} that says what happened and whether the request may have reached the
- * server (which decides whether a resend must first look for the message upstream).
+ * {@link RequestFailure} that says what happened, for the visitor's eyes and the outbox's
+ * decisions.
  */
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import type { KeyValueStorage } from './storage.js';
@@ -23,11 +23,6 @@ export class RequestFailure extends Error {
     readonly status: number,
     /** The server's own words, when it sent some (validation titles, envelope errors). */
     readonly detail: string,
-    /**
-     * True when the server may have acted on the request although we saw no success:
-     * network failures, timeouts and 5xx. A clean 4xx means it did not.
-     */
-    readonly mayHaveArrived: boolean,
     /** Seconds the server asked us to wait (429 `Retry-After`). */
     readonly retryAfter?: number,
   ) {
@@ -35,15 +30,28 @@ export class RequestFailure extends Error {
   }
 }
 
+/** The visitor's tightest send window, from the handler's `X-RateLimit-*` headers. */
+export interface SendQuota {
+  remaining: number;
+  /** When the window ends (ms). */
+  resetAt: number;
+}
+
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Extra request headers (the send's `Idempotency-Key`). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Client-side limit; the handler itself gives up on upstream after 10 s. */
   timeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** reset() waits this long for the handler before it forgets the visitor locally anyway. */
+const REVOKE_TIMEOUT_MS = 5_000;
+/** Tokens kept for a later revocation, at most (the oldest give way). */
+const MAX_WAITING_REVOCATIONS = 5;
 
 /**
  * A request that got no answer at the network level: `offline` only when the browser says it has
@@ -52,7 +60,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  * exactly like a lost connection.
  */
 function networkFailure(): RequestFailure {
-  return new RequestFailure(globalThis.navigator?.onLine === false ? 'offline' : 'unreachable', 0, '', true);
+  return new RequestFailure(globalThis.navigator?.onLine === false ? 'offline' : 'unreachable', 0, '');
 }
 
 function describe(body: unknown): string {
@@ -87,6 +95,8 @@ export class Transport {
     private readonly storage: KeyValueStorage,
     /** Called when the identity changes (new visitor, or the old token was refused). */
     private readonly onIdentity: (identity: VisitorIdentity | undefined) => void = () => {},
+    /** Called with the rate headers of each answer that has them (the send route's). */
+    private readonly onQuota: (quota: SendQuota) => void = () => {},
   ) {
     this.base = new URL(endpoint, globalThis.document?.baseURI).href.replace(/\/+$/, '');
   }
@@ -116,7 +126,7 @@ export class Transport {
         const body = await this.raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
         const data = body.data;
         if (!data || typeof data.token !== 'string' || typeof data.userId !== 'string') {
-          throw new RequestFailure('identity', 200, 'The chat service sent no visitor identity.', false);
+          throw new RequestFailure('identity', 200, 'The chat service sent no visitor identity.');
         }
         const changed = data.userId !== this.identity?.userId;
         this.identity = { token: data.token, userId: data.userId };
@@ -128,6 +138,44 @@ export class Transport {
       }
     })();
     return this.issuing;
+  }
+
+  /**
+   * Revokes the visitor's token at the handler (`DELETE {base}/visitor`), so that a copy of it
+   * (a tab not yet told, a script of the page that read it) stops working. When the handler
+   * cannot be reached, the token is kept aside, apart from the identity, and revoked by
+   * {@link revokeForgotten} on a later connection. Resolves to whether the handler confirmed.
+   */
+  async revokeIdentity(): Promise<boolean> {
+    const identity = await this.storedIdentity();
+    if (!identity || (await this.revoke(identity.token))) return true;
+    const waiting = (await this.storage.get<string[]>(this.revokeKey)) ?? [];
+    await this.storage.set(this.revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
+    return false;
+  }
+
+  /** Revokes the tokens a reset could not revoke at the time. */
+  async revokeForgotten() {
+    const waiting = await this.storage.get<string[]>(this.revokeKey);
+    if (!Array.isArray(waiting) || !waiting.length) return;
+    const left: string[] = [];
+    for (const token of waiting) if (typeof token === 'string' && !(await this.revoke(token))) left.push(token);
+    await (left.length ? this.storage.set(this.revokeKey, left) : this.storage.delete(this.revokeKey));
+  }
+
+  private get revokeKey() {
+    return `revoke|${this.base}`;
+  }
+
+  private async revoke(token: string): Promise<boolean> {
+    try {
+      await this.raw('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS }, token);
+      return true;
+    } catch (error) {
+      // 401: no longer valid anyway (expired, or revoked by another tab). Anything else a 4xx
+      // says will not change on a later try either.
+      return error instanceof RequestFailure && error.status >= 400 && error.status < 500 && error.status !== 429;
+    }
   }
 
   /** Forgets the identity here and in storage; the next call asks for a new one. */
@@ -156,7 +204,7 @@ export class Transport {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (token) headers.Authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (options.body !== undefined || method === 'POST') {
@@ -171,16 +219,19 @@ export class Transport {
       response = await fetch(url, { method, headers, body, signal, credentials: 'same-origin', cache: 'no-store' });
     } catch (error) {
       if (options.signal?.aborted) throw error; // the caller gave up: not a failure to show
-      if (timeout.aborted) throw new RequestFailure('timeout', 0, '', true);
+      if (timeout.aborted) throw new RequestFailure('timeout', 0, '');
       throw networkFailure();
     }
+    const remaining = response.headers.get('X-RateLimit-Remaining');
+    const reset = Number(response.headers.get('X-RateLimit-Reset'));
+    if (remaining !== null && Number.isFinite(+remaining) && reset > 0) this.onQuota({ remaining: +remaining, resetAt: reset * 1000 });
     let answer: string;
     try {
       answer = await response.text();
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // The connection broke while the answer was arriving: the server did act.
-      throw timeout.aborted ? new RequestFailure('timeout', 0, '', true) : networkFailure();
+      throw timeout.aborted ? new RequestFailure('timeout', 0, '') : networkFailure();
     }
     let parsed: unknown;
     try {
@@ -189,13 +240,14 @@ export class Transport {
       parsed = undefined;
     }
     if (response.ok && parsed && typeof parsed === 'object') return parsed as T;
+    if (response.status === 204) return undefined as T;
     const detail = describe(parsed);
     const status = response.status;
-    if (response.ok) throw new RequestFailure('server', status, 'The chat service sent an unreadable answer.', true);
-    if (status === 429) throw new RequestFailure('rate-limited', status, detail, false, retryAfterSeconds(response));
-    if (status === 401) throw new RequestFailure('identity', status, detail, false);
-    if (status === 504) throw new RequestFailure('timeout', status, detail, true);
-    if (status >= 500) throw new RequestFailure('server', status, detail, true);
-    throw new RequestFailure('rejected', status, detail, false);
+    if (response.ok) throw new RequestFailure('server', status, 'The chat service sent an unreadable answer.');
+    if (status === 429) throw new RequestFailure('rate-limited', status, detail, retryAfterSeconds(response));
+    if (status === 401) throw new RequestFailure('identity', status, detail);
+    if (status === 504) throw new RequestFailure('timeout', status, detail);
+    if (status >= 500) throw new RequestFailure('server', status, detail);
+    throw new RequestFailure('rejected', status, detail);
   }
 }

@@ -6,9 +6,12 @@
  * Each test uses its own endpoint, `/t/<namespace>/chatbot`, which is the handler's `/chatbot`
  * (the prefix is stripped): a fresh IndexedDB namespace and a fresh visitor per test, on one
  * handler. Namespaces starting with `limited-` go to a second handler with a 2-a-minute send
- * limit, for the 429 tests.
+ * limit, for the 429 tests; `daily-` to one allowing 5 sends a day (the quota notice);
+ * and `stress-` to one whose upstream is slow
+ * and drops connections after storing (test/helpers/faulty-upstream.ts), for the exactly-once
+ * suite.
  *
- * The only fault injection (the only stand-in for anything real): `POST /__net/<namespace>/<mode>`
+ * Fault injection between browser and handler: `POST /__net/<namespace>/<mode>`
  * sets how the connection behaves for that namespace. `down` closes the socket before the handler
  * sees the request (the browser's fetch fails as when offline); `drop` lets the handler and
  * upstream act, then breaks the connection mid-answer (a send that arrived but whose answer was
@@ -36,6 +39,7 @@ import { ADMIN_TOKEN } from './admin-token.js';
 import { createEmulator } from '../../../src/emulator/index.js';
 import type { ReplySource } from '../../../src/emulator/index.js';
 import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../../src/server/index.js';
+import { startFaultyUpstream } from '../../helpers/faulty-upstream.js';
 
 const CHATBOT = { id: 'bot_widget', apiKey: 'pk_widget_tests', apiSecret: 'sk_widget_tests_secret_value', tier: 'premium' as const };
 
@@ -138,6 +142,12 @@ export async function startBackend(): Promise<Backend> {
   const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, ...unlimitedAddress } });
   const adminOff = createSigningHandler({ ...common, authorizeAdmin: undefined, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const fewADay = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 5, ...unlimitedAddress } });
+  // The exactly-once suite's upstream: slow (held before storing and again before answering, over
+  // a second in all) and dropping a quarter of the sends' connections after upstream stored them,
+  // from a fixed seed so a failing run can be replayed.
+  const faulty = await startFaultyUpstream({ target: new URL(upstream.url).origin, delayBeforeMs: 300, delayAfterMs: 800, dropProbability: 0.25, seed: 9 });
+  const stressed = createSigningHandler({ ...common, apiBaseUrl: faulty.baseUrl, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
@@ -151,7 +161,15 @@ export async function startBackend(): Promise<Backend> {
     }
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
     const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, { method: ctx.method, headers, body: body ? new Uint8Array(body) : undefined });
-    const target = namespace.startsWith('limited-') ? limited : namespace.startsWith('noadmin-') ? adminOff : handler;
+    const target = namespace.startsWith('limited-')
+      ? limited
+      : namespace.startsWith('daily-')
+        ? fewADay
+        : namespace.startsWith('stress-')
+          ? stressed
+          : namespace.startsWith('noadmin-')
+            ? adminOff
+            : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
@@ -238,6 +256,7 @@ export async function startBackend(): Promise<Backend> {
     middleware,
     cliEnv: { CHATBOT_API_BASE_URL: upstream.url, CHATBOT_API_KEY: CHATBOT.apiKey, CHATBOT_API_SECRET: CHATBOT.apiSecret, CHATBOT_ID: CHATBOT.id },
     async stop() {
+      await faulty.close();
       await upstream.close();
       emulator.close();
       rmSync(seedDir, { recursive: true, force: true });

@@ -163,3 +163,53 @@ export function firstBubbles(el: HTMLElement): Promise<string[]> {
     observer.observe(root, { childList: true, subtree: true });
   });
 }
+
+/** One `POST …/message` the page made: its idempotency key and the text it carried. */
+export interface SentAttempt {
+  key: string | null;
+  content: string;
+}
+
+/**
+ * Records every send the page makes (the widget's own fetch, unchanged), to check which key
+ * each attempt carried. Returns the list, filled as sends go out, and a function that stops it.
+ */
+export function recordSends(): { attempts: SentAttempt[]; stop(): void } {
+  const original = window.fetch;
+  const attempts: SentAttempt[] = [];
+  window.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (init?.method === 'POST' && /\/chatbot\/message$/.test(new URL(url, document.baseURI).pathname)) {
+      const headers = new Headers(init.headers);
+      attempts.push({ key: headers.get('Idempotency-Key'), content: JSON.parse(String(init.body)).content });
+    }
+    return original(input, init);
+  };
+  return { attempts, stop: () => (window.fetch = original) };
+}
+
+/**
+ * Makes the send answers look like those of a handler that does not name the stored messages
+ * (no `stored` field), for the widget's fallback. Returns a function that stops it.
+ */
+export function withoutStoredIds(): () => void {
+  const original = window.fetch;
+  window.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const url = input instanceof Request ? input.url : String(input);
+    if (init?.method !== 'POST' || !/\/chatbot\/message$/.test(new URL(url, document.baseURI).pathname) || !response.ok) return response;
+    const body = await response.json();
+    delete body.stored;
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+  return () => (window.fetch = original);
+}
+
+/** The outbox entries stored for a namespace (IndexedDB, as a reload would find them). */
+export async function storedOutbox(namespace: string) {
+  const { entries } = await import('idb-keyval');
+  const prefix = `outbox|${absoluteEndpoint(namespace)}|`;
+  return (await entries<string, { localId: string; key: string; content: string; state: string }>(store))
+    .filter(([key]) => key.startsWith(prefix))
+    .map(([, value]) => value);
+}

@@ -24,7 +24,7 @@ export const REPLY_WHITELIST: Record<string, readonly string[]> = {
   A: ['href', 'target', 'rel'],
 };
 
-const SAFE_PROTOCOLS = ['http:', 'https:', 'mailto:'];
+const SAFE_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'];
 
 /** The problems with what is inside `root` (empty: all inert). Every element is looked at. */
 export function inertProblems(root: ParentNode, whitelist: Record<string, readonly string[]> = REPLY_WHITELIST): string[] {
@@ -45,7 +45,7 @@ export function inertProblems(root: ParentNode, whitelist: Record<string, readon
   return problems;
 }
 
-/** A link may only go to http, https or mailto, in a new tab, without opener or referrer. */
+/** A link may only go to http, https, mailto or tel, in a new tab, without opener or referrer. */
 export function linkProblems(a: HTMLAnchorElement): string[] {
   const problems: string[] = [];
   const href = a.getAttribute('href') ?? '';

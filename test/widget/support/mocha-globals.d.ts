@@ -1,6 +1,6 @@
 // The mocha globals @web/test-runner provides to browser test files (test/widget/**), typed
 // just enough for them, without pulling @types/mocha into every other file's scope.
-declare function describe(title: string, body: () => void): void;
+declare function describe(title: string, body: (this: { timeout(ms: number): void }) => void): void;
 declare function it(title: string, body: () => void | Promise<unknown>): void;
 declare function before(body: () => void | Promise<unknown>): void;
 declare function after(body: () => void | Promise<unknown>): void;

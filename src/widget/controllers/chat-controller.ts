@@ -1,0 +1,239 @@
+/**
+ * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
+ *
+ * It owns the connection (one handler, one visitor) and hands it to the controllers that do the
+ * work, one job each:
+ * - {@link OutboxSender}: the outbox and the exactly-once path of a message;
+ * - {@link Conversation}: the conversation shown, its cache, revalidation and paging;
+ * - {@link SessionHistory}: the history pane;
+ * - {@link TabSync}: notes between the tabs of the site.
+ * What concerns them all is done here: the first read of storage, identity changes, notes from
+ * other tabs, reset. Ending a connection aborts its signal, which stops all work begun for it.
+ */
+import type { ReactiveController } from 'lit';
+import type { ChatbotErrorDetail } from '../events.js';
+import { afterNextPaint } from '../after-paint.js';
+import type { Connection, ControllerContext, ConversationHost } from './connection.js';
+import { Conversation } from './conversation.js';
+import { HistoryCache } from './history-cache.js';
+import { Outbox, type OutboxEntry } from './outbox.js';
+import { OutboxSender } from './outbox-sender.js';
+import { SessionHistory } from './session-history.js';
+import { openStorage, type KeyValueStorage } from './storage.js';
+import { TabSync, type TabNote } from './tab-sync.js';
+import { Transport, type SendQuota } from './transport.js';
+
+export type { ConversationHost } from './connection.js';
+export type { ViewMessage } from './view-message.js';
+
+export class ChatController implements ReactiveController {
+  /** The first read of the cache is done (or there was nothing to read). */
+  ready = false;
+  /** The latest error in words, for the `error` part. */
+  error: ChatbotErrorDetail | undefined;
+  /** The visitor's tightest send window, as the handler last reported it. */
+  quota: SendQuota | undefined;
+  readonly sender: OutboxSender;
+  readonly conversation: Conversation;
+  readonly history: SessionHistory;
+
+  private readonly storage: KeyValueStorage;
+  private readonly cache: HistoryCache;
+  private readonly outbox: Outbox;
+  private readonly sync = new TabSync((note) => void this.onNote(note));
+  private connection: Connection | undefined;
+  private abort: AbortController | undefined;
+  /** Back online: failures the network caused are sent again, with their keys. */
+  private readonly onOnline = () => void this.sender.retryNetworkFailures();
+
+  constructor(
+    private readonly host: ConversationHost,
+    storage?: KeyValueStorage,
+  ) {
+    this.storage = storage ?? openStorage();
+    this.cache = new HistoryCache(this.storage);
+    this.outbox = new Outbox(this.storage);
+    const context: ControllerContext = {
+      host,
+      fail: (failure, localId) => {
+        this.error = host.reportError(failure, localId);
+        host.requestUpdate();
+      },
+      changed: () => this.sync.post({ type: 'changed' }),
+    };
+    this.sender = new OutboxSender(this.outbox, context, () => void this.conversation.revalidate());
+    this.history = new SessionHistory(this.cache, context);
+    this.conversation = new Conversation(this.cache, this.history, this.sender, context);
+    host.addController(this);
+  }
+
+  hostConnected() {
+    globalThis.addEventListener?.('online', this.onOnline);
+  }
+
+  hostDisconnected() {
+    globalThis.removeEventListener?.('online', this.onOnline);
+    this.sync.close();
+    this.end();
+  }
+
+  /** Ends the connection: everything begun for it stops, and every controller starts empty. */
+  private end(next?: Connection) {
+    this.abort?.abort();
+    this.abort = undefined;
+    this.connection = next;
+    this.sender.use(next);
+    this.conversation.use(next);
+    this.history.use(next);
+  }
+
+  /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
+  async connect(endpoint: string, open: boolean) {
+    this.ready = false;
+    this.error = undefined;
+    this.quota = undefined;
+    if (!endpoint) {
+      this.end();
+      return;
+    }
+    const abort = new AbortController();
+    const transport = new Transport(
+      endpoint,
+      this.storage,
+      () => this.onIdentity(connection),
+      (quota) => {
+        this.quota = quota;
+        this.host.requestUpdate();
+      },
+    );
+    const connection: Connection = { transport, signal: abort.signal };
+    this.end(connection);
+    this.abort = abort;
+    this.sync.use(transport.base);
+    const loading = this.load(connection);
+    this.conversation.loaded = loading;
+    await loading;
+    if (abort.signal.aborted) return;
+    this.ready = true;
+    this.host.requestUpdate();
+    void transport.revokeForgotten();
+    if (open) void this.conversation.revalidate();
+    void this.sender.pump();
+  }
+
+  private async load(connection: Connection) {
+    const { transport, signal } = connection;
+    try {
+      // One round of reads for the first paint: the identity, the outbox and the first-paint
+      // record do not depend on each other, so IndexedDB serves them at once.
+      const [identity, entries, paint] = await Promise.all([
+        transport.storedIdentity(),
+        this.outbox.list(),
+        this.cache.loadFirstPaint(transport.base).catch(() => undefined),
+      ]);
+      if (signal.aborted) return;
+      let read: OutboxEntry[] | undefined = entries;
+      if (identity && paint?.userId === identity.userId) {
+        // The newest messages first; the whole cached history (up to thousands of messages to
+        // deserialize) only once that frame is on screen.
+        this.conversation.current = paint.conversation;
+        this.sender.adopt(entries);
+        this.host.requestUpdate();
+        await afterNextPaint();
+        read = undefined; // read again: a frame has passed
+      }
+      await this.loadFromStorage(connection, read);
+    } catch {
+      // storage read failed: the widget still works, uncached
+    }
+  }
+
+  /** (Re)reads cached sessions, the current conversation and the outbox (`entries`, when just read). */
+  private async loadFromStorage(connection: Connection, entries?: OutboxEntry[]) {
+    const { transport, signal } = connection;
+    const identity = await transport.storedIdentity();
+    if (identity) this.cache.use(transport.base, identity.userId);
+    const [stored, currentId, cachedSessions, lines] = await Promise.all([
+      entries ?? this.outbox.list(),
+      identity ? this.cache.currentSessionId() : undefined,
+      identity ? this.cache.loadSessions() : undefined,
+      identity ? this.cache.loadFirstLines() : undefined,
+    ]);
+    const current = currentId ? await this.cache.loadConversation(currentId) : undefined;
+    if (signal.aborted) return;
+    this.history.restore(cachedSessions, lines);
+    this.sender.adopt(stored);
+    if (current) this.conversation.restore(current);
+    this.host.requestUpdate();
+  }
+
+  /** A new visitor (first send, or the old token refused): what was shown was someone else's. */
+  private async onIdentity(connection: Connection) {
+    if (connection.signal.aborted) return;
+    const identity = await connection.transport.storedIdentity();
+    this.conversation.current = this.conversation.viewed = undefined;
+    this.conversation.viewing = undefined;
+    this.history.use(connection);
+    this.cache.use(connection.transport.base, identity?.userId ?? '');
+    this.sync.post({ type: 'identity' });
+    this.host.requestUpdate();
+  }
+
+  private async onNote(note: TabNote) {
+    const connection = this.connection;
+    if (!connection) return;
+    // Another tab reset the visitor or got a new one: start over from storage.
+    if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
+    else await this.loadFromStorage(connection);
+  }
+
+  /**
+   * Queues a message (see {@link OutboxSender.send}) once the first read of storage is done.
+   * Resolves to the local id, or undefined when the text is empty or `chatbot-send` was cancelled.
+   */
+  async send(text: string, file?: string): Promise<string | undefined> {
+    const content = text.trim();
+    await this.conversation.loaded;
+    if (!content || !this.connection) return undefined;
+    this.conversation.viewing = undefined;
+    this.error = undefined;
+    return this.sender.send(content, file);
+  }
+
+  /** Sends a failed message again (the Retry button). */
+  retry(localId: string) {
+    this.error = undefined;
+    return this.sender.retry(localId);
+  }
+
+  dismissError() {
+    this.error = undefined;
+    this.host.requestUpdate();
+  }
+
+  /**
+   * Revokes the visitor's token at the handler, then forgets the identity, the cache and the
+   * outbox of this endpoint, here and in the other tabs. If the handler cannot be reached
+   * (offline), the visitor is forgotten here all the same, and the token is kept aside only to
+   * be revoked on a later connection (see {@link Transport.revokeIdentity}); until then it stays
+   * valid at the handler, to whoever holds a copy, at most until it expires.
+   */
+  async reset() {
+    const connection = this.connection;
+    // Aborted work settles before anything is deleted, so no late write re-creates it.
+    const settling = this.conversation.settled();
+    this.end();
+    this.error = undefined;
+    this.host.requestUpdate();
+    if (!connection) return;
+    const { transport } = connection;
+    await settling;
+    await transport.revokeIdentity();
+    this.outbox.use(transport.base);
+    await this.outbox.clear();
+    await this.cache.clearEndpoint(transport.base);
+    await transport.forgetIdentity();
+    this.sync.post({ type: 'reset' });
+    await this.connect(transport.base, false);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The history pane's data: the visitor's sessions, paged as far as scrolled, each with its first
+ * line. Sessions come from the cache at once and from the handler on open and on scroll.
+ */
+import type { ChatSession, MessageListResponse, SessionListResponse } from '../../shared/types.js';
+import type { Connection, ControllerContext } from './connection.js';
+import type { CachedSessions, HistoryCache } from './history-cache.js';
+import { RequestFailure } from './transport.js';
+
+export class SessionHistory {
+  sessions: ChatSession[] = [];
+  hasMore = false;
+  loading = false;
+  /** sessionId → the session's first message. */
+  firstLines = new Map<string, string>();
+  private pages = 0;
+  private connection: Connection | undefined;
+  private fetchingLines = false;
+  private readonly linesWanted = new Map<string, ChatSession>();
+
+  constructor(
+    private readonly cache: HistoryCache,
+    private readonly context: ControllerContext,
+  ) {}
+
+  /** Starts over for a connection (nothing shown until {@link restore} or a fetch). */
+  use(connection: Connection | undefined) {
+    this.connection = connection;
+    this.sessions = [];
+    this.pages = 0;
+    this.hasMore = false;
+    this.loading = false;
+    this.firstLines = new Map();
+    this.linesWanted.clear();
+  }
+
+  /** Shows what the cache held. */
+  restore(cached: CachedSessions | undefined, lines: Record<string, string> | undefined) {
+    if (lines) for (const [id, line] of Object.entries(lines)) if (typeof line === 'string') this.firstLines.set(id, line);
+    this.sessions = cached?.sessions ?? [];
+    this.pages = cached?.pagesLoaded ?? 0;
+    this.hasMore = !!cached && cached.pagesLoaded < cached.totalPages;
+  }
+
+  /** Merges a fetched page of sessions (page 1 replaces what it covers), newest activity first. */
+  apply(connection: Connection, response: SessionListResponse, page: number) {
+    if (connection.signal.aborted) return;
+    const merged = new Map<string, ChatSession>();
+    for (const s of page === 1 ? response.data : this.sessions) merged.set(s.id, s);
+    for (const s of page === 1 ? this.sessions : response.data) if (!merged.has(s.id)) merged.set(s.id, s);
+    if (page > 1) for (const s of response.data) merged.set(s.id, s);
+    this.sessions = [...merged.values()].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt));
+    this.pages = Math.max(page, page === 1 ? Math.min(this.pages, response.totalPages) || 1 : this.pages);
+    this.hasMore = this.pages < response.totalPages;
+    void this.cache.saveSessions({ sessions: this.sessions, totalPages: response.totalPages, pagesLoaded: this.pages });
+    void this.fetchFirstLines(connection, response.data);
+  }
+
+  /** Loads the next page of the history pane (`first`: page 1 again, on opening it). */
+  async loadMore(first = false) {
+    const connection = this.connection;
+    if (!connection || this.loading || (!first && !this.hasMore)) return;
+    if (!(await connection.transport.storedIdentity()) || connection.signal.aborted) return;
+    this.loading = true;
+    this.context.host.requestUpdate();
+    try {
+      const page = first ? 1 : this.pages + 1;
+      const response = await connection.transport.request<SessionListResponse>('GET', '/sessions', {
+        query: { page, pageSize: this.context.host.pageSize },
+        signal: connection.signal,
+      });
+      this.apply(connection, response, page);
+    } catch (error) {
+      if (error instanceof RequestFailure && !connection.signal.aborted) this.context.fail(error);
+    } finally {
+      if (this.connection === connection) this.loading = false;
+      this.context.host.requestUpdate();
+    }
+  }
+
+  /**
+   * Session records carry no text; the pane shows each session's first message, read once (it
+   * never changes) as the last one-message page of the session, and kept in IndexedDB.
+   */
+  private async fetchFirstLines(connection: Connection, sessions: readonly ChatSession[]) {
+    for (const session of sessions) if (!this.firstLines.has(session.id) && session.messageCount > 0) this.linesWanted.set(session.id, session);
+    if (this.fetchingLines) return;
+    this.fetchingLines = true;
+    try {
+      // Sessions wanted while the lines are being written down are fetched on the next pass.
+      while (this.linesWanted.size) {
+        for (const [id, session] of this.linesWanted) {
+          this.linesWanted.delete(id);
+          const response = await connection.transport.request<MessageListResponse>('GET', '/messages', {
+            query: { sessionId: id, page: session.messageCount, pageSize: 1 },
+            signal: connection.signal,
+          });
+          if (connection.signal.aborted) return;
+          const first = response.data[0];
+          if (!first) continue;
+          this.firstLines.set(id, first.text);
+          this.context.host.requestUpdate();
+        }
+        if (connection.signal.aborted) return;
+        await this.cache.saveFirstLines(Object.fromEntries(this.firstLines));
+      }
+    } catch {
+      // The date alone still identifies a session; lines are fetched again next time.
+      this.linesWanted.clear();
+    } finally {
+      this.fetchingLines = false;
+    }
+  }
+}

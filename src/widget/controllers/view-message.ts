@@ -1,0 +1,35 @@
+/** The bubbles the element renders, built from server messages and from the outbox. */
+import type { Message } from '../../shared/types.js';
+import type { OutboxEntry } from './outbox.js';
+
+/** One bubble of the message list. */
+export interface ViewMessage {
+  /** Server id, or the local id until the server copy is known. */
+  key: string;
+  sender: 'user' | 'bot';
+  text: string;
+  url?: string;
+  createdAt: string;
+  state: 'sent' | 'pending' | 'failed';
+  /** The outbox entry behind a pending or failed bubble. */
+  entry?: OutboxEntry;
+}
+
+const views = new WeakMap<Message, ViewMessage>();
+
+/** The bubble of a server message (memoized: the list is rebuilt on every render). */
+export function toView(message: Message): ViewMessage {
+  let view = views.get(message);
+  if (!view) {
+    view = {
+      key: message.id,
+      sender: message.senderType === 'User' ? 'user' : 'bot',
+      text: message.text,
+      url: message.url,
+      createdAt: message.createdAt,
+      state: 'sent',
+    };
+    views.set(message, view);
+  }
+  return view;
+}
