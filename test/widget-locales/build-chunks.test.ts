@@ -99,7 +99,7 @@ test('the built loader loads each language from its chunk', async () => {
   for (const code of LOCALE_CODES) {
     const locale = await built.loadLocale(code);
     assert.deepEqual(locale.strings, texts.get(code), code);
-    assert.equal(locale.dir, code === 'ar' || code === 'he' ? 'rtl' : 'ltr', code);
+    assert.equal(locale.dir, ['ar', 'fa', 'he'].includes(code) ? 'rtl' : 'ltr', code);
   }
   assert.equal(built.resolveLocale(['iw-IL']), 'he');
 });

@@ -85,7 +85,7 @@ for (const code of LOCALE_CODES) {
   test(`${code}: declares its direction, right to left exactly for right-to-left scripts`, async () => {
     const locale = await loadLocale(code);
     assert.equal(locale.code, code);
-    assert.equal(locale.dir, ['ar', 'he'].includes(code) ? 'rtl' : 'ltr');
+    assert.equal(locale.dir, ['ar', 'fa', 'he'].includes(code) ? 'rtl' : 'ltr');
     assert.equal(locale.dir, directionOf(code));
   });
 

@@ -24,7 +24,10 @@ const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['  nl  '], 'nl'],
   // Unknown languages, and tags that are not tags, give way to the next tag or to English.
   [['tlh'], 'en'],
-  [['fa', 'ko'], 'ko'],
+  [['hy', 'ko'], 'ko'],
+  [['in'], 'id'],
+  [['fa-IR'], 'fa'],
+  [['uk-UA'], 'uk'],
   [['', 'it'], 'it'],
   [['   '], 'en'],
   [['en-'], 'en'],
@@ -77,7 +80,7 @@ test('chooseLocale: the lang attribute first, then the page language, then Engli
   assert.deepEqual(chooseLocale(undefined, 'pt_PT'), { code: 'pt', formatTag: 'pt-PT' });
   assert.deepEqual(chooseLocale('  ', ''), { code: 'en', formatTag: 'en' });
   // A page in a language the widget does not ship: English, and no warning (the page did not ask).
-  assert.deepEqual(chooseLocale('', 'fa-IR'), { code: 'en', formatTag: 'en' });
+  assert.deepEqual(chooseLocale('', 'hy-AM'), { code: 'en', formatTag: 'en' });
   assert.deepEqual(chooseLocale('', 'garbage tag'), { code: 'en', formatTag: 'en' });
   assert.equal(warn.mock.callCount(), 0);
 });
