@@ -13,8 +13,13 @@ const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['de-AT'], 'de'],
   [['pt-BR'], 'pt'],
   [['pt_BR'], 'pt'],
-  [['zh-Hant-TW'], 'zh'],
+  [['zh-Hant-TW'], 'zh-Hant'],
+  [['zh-TW'], 'zh-Hant'],
+  [['zh-HK'], 'zh-Hant'],
+  [['zh-hant'], 'zh-Hant'],
   [['zh-CN'], 'zh'],
+  [['zh-SG'], 'zh'],
+  [['zh'], 'zh'],
   [['ZH-hans'], 'zh'],
   [['iw'], 'he'],
   [['iw-IL'], 'he'],
@@ -38,6 +43,7 @@ const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['<script>', 'de'], 'de'],
   [[null, undefined, 'ja'], 'ja'],
   [['und'], 'en'],
+  [['und-Arab'], 'en'],
   [[], 'en'],
 ];
 

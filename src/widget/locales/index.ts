@@ -42,9 +42,10 @@ const LOADERS = {
   tr: () => import('./tr.js'),
   uk: () => import('./uk.js'),
   zh: () => import('./zh.js'),
+  'zh-Hant': () => import('./zh-Hant.js'),
 } satisfies Record<string, () => Promise<LocaleModule>>;
 
-/** A shipped language, by its BCP 47 language subtag. */
+/** A shipped language, by its BCP 47 tag: a language, or a language and script (`zh-Hant`). */
 export type LocaleCode = keyof typeof LOADERS;
 
 /** The language shown when nothing asked for one the widget ships. */
@@ -57,14 +58,18 @@ function isShipped(code: string): code is LocaleCode {
   return Object.prototype.hasOwnProperty.call(LOADERS, code);
 }
 
-/** The canonical form of a BCP 47 tag, or undefined when it is not one. */
-function canonical(tag: unknown): string | undefined {
+/** Shipped codes by their lower-case form: tags compare without regard to case. */
+const BY_LOWER_CASE = new Map(LOCALE_CODES.map((code) => [code.toLowerCase(), code]));
+
+/** A BCP 47 tag in canonical form, or undefined when it is not one (never throws). */
+function parse(tag: unknown): Intl.Locale | undefined {
   if (typeof tag !== 'string') return undefined;
   // `pt_BR` is how servers and operating systems often spell `pt-BR`; accept it.
   const trimmed = tag.trim().replaceAll('_', '-');
   if (!trimmed) return undefined;
   try {
-    return Intl.getCanonicalLocales(trimmed)[0];
+    // Canonicalising maps case and legacy aliases (`iw` → `he`, `in` → `id`).
+    return new Intl.Locale(Intl.getCanonicalLocales(trimmed)[0]!);
   } catch {
     return undefined;
   }
@@ -78,19 +83,25 @@ interface Match {
 }
 
 function match(tag: unknown): Match | undefined {
-  const normal = canonical(tag);
-  if (!normal) return undefined;
-  // Canonicalising already maps legacy aliases (`iw` → `he`, `in` → `id`).
-  const exact = normal.toLowerCase();
-  if (isShipped(exact)) return { code: exact, tag: normal };
-  const language = new Intl.Locale(normal).language;
-  return isShipped(language) ? { code: language, tag: normal } : undefined;
+  const locale = parse(tag);
+  // `und` (undetermined) names no language; engines report it as undefined or 'und'.
+  if (!locale?.language || locale.language === 'und') return undefined;
+  const normal = locale.toString();
+  // The script a tag implies picks between scripts of one language: `zh-TW` is written in
+  // traditional characters (`zh-Hant`), `zh-SG` in simplified ones (`zh`).
+  const script = locale.script ?? locale.maximize().script;
+  for (const candidate of [normal, `${locale.language}-${script}`, locale.language]) {
+    const code = BY_LOWER_CASE.get(candidate.toLowerCase());
+    if (code) return { code, tag: normal };
+  }
+  return undefined;
 }
 
 /**
  * The best shipped language for BCP 47 tags, in order of preference: the first tag whose exact
- * form or language is shipped (`pt-BR` → `pt`, `zh-Hant-TW` → `zh`, `iw` → `he`); malformed or
- * empty tags are skipped, never thrown on. English when none matches.
+ * form, language and script, or language is shipped (`pt-BR` → `pt`, `zh-TW` → `zh-Hant`,
+ * `zh-CN` → `zh`, `iw` → `he`); malformed or empty tags are skipped, never thrown on. English
+ * when none matches.
  */
 export function resolveLocale(tags: readonly (string | null | undefined)[]): LocaleCode {
   for (const tag of tags) {
@@ -109,9 +120,8 @@ const RIGHT_TO_LEFT_SCRIPTS = new Set(['Adlm', 'Arab', 'Hebr', 'Mand', 'Mend', '
  * without loading the language, so the panel can be laid out before its texts arrive.
  */
 export function directionOf(code: string): TextDirection {
-  const normal = canonical(code);
-  if (!normal) return 'ltr';
-  return RIGHT_TO_LEFT_SCRIPTS.has(new Intl.Locale(normal).maximize().script ?? '') ? 'rtl' : 'ltr';
+  const script = parse(code)?.maximize().script;
+  return script && RIGHT_TO_LEFT_SCRIPTS.has(script) ? 'rtl' : 'ltr';
 }
 
 const loaded = new Map<LocaleCode, Promise<LoadedLocale>>();
