@@ -7,17 +7,15 @@
 // every language; the element switches to the loader together with the split first load.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'vite';
+import { pathToFileURL } from 'node:url';
+import { buildLanguages, LOADER_ENTRY as ENTRY } from '../../scripts/build-languages.js';
 import { LOCALE_CODES, loadLocale, type LocaleCode } from '../../src/widget/locales/index.js';
 import { defaultStrings, type WidgetStrings } from '../../src/widget/strings.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'chatbot-widget-locales-'));
-const ENTRY = 'locale-loader.js';
 
 /** Minifiers may write non-ASCII text as \u escapes; compare against the text itself. */
 function unescape(code: string): string {
@@ -43,21 +41,8 @@ let files: Map<string, string>;
 const texts = new Map<LocaleCode, WidgetStrings>();
 
 before(async () => {
-  await build({
-    configFile: false,
-    root,
-    logLevel: 'silent',
-    publicDir: false,
-    build: {
-      outDir: out,
-      emptyOutDir: true,
-      target: 'es2022',
-      minify: true,
-      copyPublicDir: false,
-      lib: { entry: 'src/widget/locales/index.ts', formats: ['es'], fileName: () => ENTRY },
-    },
-  });
-  files = new Map(readdirSync(out).filter((name) => name.endsWith('.js')).map((name) => [name, unescape(readFileSync(join(out, name), 'utf8'))]));
+  const built = await buildLanguages(out);
+  files = new Map([...built].map(([name, bytes]) => [name, unescape(bytes.toString('utf8'))]));
   for (const code of LOCALE_CODES) texts.set(code, (await loadLocale(code)).strings);
 });
 
