@@ -1,9 +1,26 @@
 /**
- * Every text the widget shows or announces. Hosts override any of them through the `strings`
- * property (a partial object) or pick a shipped locale with the `locale` attribute.
- * Placeholders in braces (`{seconds}`, `{count}`) are filled in by {@link format}.
+ * Texts whose wording depends on a number (`{count}`). The plain key holds the general form; a
+ * language adds `key_one`, `key_two`, `key_few`, `key_many` or `key_zero` for the counts its
+ * grammar treats apart (`Intl.PluralRules` decides which applies), and {@link plural} picks it.
  */
-export interface WidgetStrings {
+export const COUNTED_KEYS = ['sessionMessages', 'unreadBadge', 'searchResults', 'quotaLeft'] as const;
+export type CountedKey = (typeof COUNTED_KEYS)[number];
+/** The plural categories besides `other` (which the plain key covers). */
+export type PluralCategory = Exclude<Intl.LDMLPluralRule, 'other'>;
+export const PLURAL_CATEGORIES: readonly PluralCategory[] = ['zero', 'one', 'two', 'few', 'many'];
+/** `sessionMessages_one`, `unreadBadge_few`, …: optional, a language writes those it needs. */
+export type PluralVariants = { [K in CountedKey as `${K}_${PluralCategory}`]?: string };
+
+/** `ltr` or `rtl`: how a language's texts run, and so how the widget lays out. */
+export type TextDirection = 'ltr' | 'rtl';
+
+/**
+ * Every text the widget shows or announces. Hosts override any of them through the `strings`
+ * property (a partial object); the `lang` attribute picks a shipped language (docs/languages.md).
+ * Placeholders in braces (`{seconds}`, `{count}`) are filled in by {@link format}; texts that
+ * count are filled in by {@link plural}.
+ */
+export interface WidgetStrings extends PluralVariants {
   /** Header title when the `heading` attribute is not set. */
   heading: string;
   /** Accessible name of the floating launcher button. */
@@ -55,9 +72,43 @@ export interface WidgetStrings {
   attachment: string;
   /** Accessible name of a code block that scrolls sideways (it takes keyboard focus then). */
   codeBlock: string;
+  /** Copy button on a bot message. */
+  copyMessage: string;
+  /** Copy button on a code block. */
+  copyCode: string;
+  /** Announced once the text is on the clipboard. */
+  copied: string;
+  /** Announced when neither the Clipboard API nor the fallback could copy. */
+  copyFailed: string;
+  /** Thumbs-up and thumbs-down buttons on a bot message (toggle buttons: the state is `aria-pressed`). */
+  feedbackUp: string;
+  feedbackDown: string;
+  /** Announced after a thumbs up or down. */
+  feedbackThanks: string;
+  /** Accessible label of the launcher's badge: `{count}` bot replies arrived while the panel was closed. */
+  unreadBadge: string;
+  /** The history pane's search field: its label and placeholder. */
+  searchLabel: string;
+  searchPlaceholder: string;
+  /** Shown and announced when the search finds nothing. */
+  searchEmpty: string;
+  /** Announced after a search: `{count}` messages found. */
+  searchResults: string;
+  /** The transcript download button. */
+  downloadTranscript: string;
+  /** First heading of a downloaded transcript; `{date}` is the conversation's start. */
+  transcriptHeading: string;
+  /** Few sends left today: `{count}` of them, more at `{time}`. */
+  quotaLeft: string;
+  /** No sends left today; the input says so until `{time}`. */
+  quotaExhausted: string;
+  /** Accessible name of the group of suggested prompts. */
+  suggestionsLabel: string;
+  /** Shown while the panel's code is still loading after the visitor opened it. */
+  loadingChat: string;
 }
 
-/** The English texts, used for anything `strings` and `locale` leave out. */
+/** The English texts: the default language, and the fallback for anything a host leaves out. */
 export const defaultStrings: WidgetStrings = {
   heading: 'Chat with us',
   openChat: 'Open chat',
@@ -67,6 +118,7 @@ export const defaultStrings: WidgetStrings = {
   historyHeading: 'Your conversations',
   historyEmpty: 'No earlier conversations yet.',
   sessionMessages: '{count} messages',
+  sessionMessages_one: '{count} message',
   backToChat: 'Back to the current conversation',
   messagesLabel: 'Messages',
   emptyConversation: 'Ask a question to start the conversation.',
@@ -97,6 +149,27 @@ export const defaultStrings: WidgetStrings = {
   quotaLow: 'You can send {count} more messages today.',
   attachment: 'Attachment',
   codeBlock: 'Code block, scrolls sideways',
+  copyMessage: 'Copy message',
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  copyFailed: "Couldn't copy. Select the text to copy it.",
+  feedbackUp: 'Helpful',
+  feedbackDown: 'Not helpful',
+  feedbackThanks: 'Thanks for your feedback',
+  unreadBadge: '{count} unread replies',
+  unreadBadge_one: '{count} unread reply',
+  searchLabel: 'Search your conversations',
+  searchPlaceholder: 'Search…',
+  searchEmpty: 'No results',
+  searchResults: '{count} results',
+  searchResults_one: '{count} result',
+  downloadTranscript: 'Download conversation',
+  transcriptHeading: 'Conversation of {date}',
+  quotaLeft: '{count} messages left today; more at {time}.',
+  quotaLeft_one: '{count} message left today; more at {time}.',
+  quotaExhausted: 'No messages left today. You can write again at {time}.',
+  suggestionsLabel: 'Suggested questions',
+  loadingChat: 'Loading the chat…',
 };
 
 /** Fills `{name}` placeholders; unknown names stay as they are. */
@@ -104,4 +177,66 @@ export function format(template: string, values: Record<string, string | number>
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
   );
+}
+
+/** `Intl` objects by locale: building one costs far more than using it. */
+const pluralRules = new Map<string, Intl.PluralRules>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function cached<T>(cache: Map<string, T>, locale: string, make: (locale: string) => T): T {
+  let value = cache.get(locale);
+  if (!value) {
+    try {
+      value = make(locale);
+    } catch {
+      // A malformed tag (from a host's own call) formats as English rather than throwing.
+      value = make('en');
+    }
+    cache.set(locale, value);
+  }
+  return value;
+}
+
+/**
+ * Fills a counted text: picks the variant `Intl.PluralRules` names for `count` in `locale`
+ * (`sessionMessages_one` for 1 in English, `_few` for 3 in Arabic), else the plain key, and fills
+ * `{count}` with the number formatted for `locale` plus any other `values` (`{time}`).
+ */
+export function plural(
+  strings: WidgetStrings,
+  key: CountedKey,
+  count: number,
+  locale: string,
+  values: Record<string, string | number> = {},
+): string {
+  const category = cached(pluralRules, locale, (tag) => new Intl.PluralRules(tag)).select(count);
+  const variant = category === 'other' ? undefined : strings[`${key}_${category}`];
+  const number = cached(numberFormats, locale, (tag) => new Intl.NumberFormat(tag)).format(count);
+  return format(variant || strings[key], { ...values, count: number });
+}
+
+const KNOWN_KEYS = new Set<string>([
+  ...Object.keys(defaultStrings),
+  ...COUNTED_KEYS.flatMap((key) => PLURAL_CATEGORIES.map((category) => `${key}_${category}`)),
+]);
+
+/**
+ * A language's texts with a host's `strings` laid over them. Only text values of known keys
+ * count: `strings` may come from a CMS or JSON, and a value that is not text must neither render
+ * as markup nor break the widget. A host that rewords a counted text without giving its plural
+ * variants gets its wording for every count, not the language's variants of the old wording.
+ */
+export function withOverrides(texts: WidgetStrings, overrides: unknown): WidgetStrings {
+  const merged: Record<string, string | undefined> = { ...texts };
+  if (!overrides || typeof overrides !== 'object') return texts;
+  const given = Object.entries(overrides).filter(
+    (entry): entry is [string, string] => KNOWN_KEYS.has(entry[0]) && typeof entry[1] === 'string',
+  );
+  const names = new Set(given.map(([name]) => name));
+  for (const key of COUNTED_KEYS) {
+    if (!names.has(key) || PLURAL_CATEGORIES.some((category) => names.has(`${key}_${category}`))) continue;
+    for (const category of PLURAL_CATEGORIES) delete merged[`${key}_${category}`];
+  }
+  for (const [name, value] of given) merged[name] = value;
+  return merged as unknown as WidgetStrings;
 }

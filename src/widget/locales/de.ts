@@ -1,10 +1,9 @@
-import type { WidgetStrings } from '../strings.js';
+import type { TextDirection, WidgetStrings } from '../strings.js';
 
-/**
- * German texts, shipped as an example of a locale: `<chatbot-widget locale="de">`, or
- * `widget.strings = { ...de, heading: '…' }`.
- */
-export const de: WidgetStrings = {
+/** German, addressing the visitor with „Sie“. */
+export const dir: TextDirection = 'ltr';
+
+export const strings: WidgetStrings = {
   heading: 'Chatten Sie mit uns',
   openChat: 'Chat öffnen',
   closeChat: 'Chat schließen',
@@ -13,6 +12,7 @@ export const de: WidgetStrings = {
   historyHeading: 'Ihre Gespräche',
   historyEmpty: 'Noch keine früheren Gespräche.',
   sessionMessages: '{count} Nachrichten',
+  sessionMessages_one: '{count} Nachricht',
   backToChat: 'Zurück zum aktuellen Gespräch',
   messagesLabel: 'Nachrichten',
   emptyConversation: 'Stellen Sie eine Frage, um das Gespräch zu beginnen.',
@@ -43,4 +43,31 @@ export const de: WidgetStrings = {
   errorIdentity: 'Der Chat konnte kein Gespräch beginnen. Bitte laden Sie die Seite neu.',
   attachment: 'Anhang',
   codeBlock: 'Codeblock, seitlich scrollbar',
+  copyMessage: 'Nachricht kopieren',
+  copyCode: 'Code kopieren',
+  copied: 'Kopiert',
+  copyFailed: 'Kopieren nicht möglich. Markieren Sie den Text, um ihn zu kopieren.',
+  feedbackUp: 'Hilfreich',
+  feedbackDown: 'Nicht hilfreich',
+  feedbackThanks: 'Danke für Ihr Feedback',
+  unreadBadge: '{count} ungelesene Antworten',
+  unreadBadge_one: '{count} ungelesene Antwort',
+  searchLabel: 'Ihre Gespräche durchsuchen',
+  searchPlaceholder: 'Suchen…',
+  searchEmpty: 'Keine Treffer',
+  searchResults: '{count} Treffer',
+  searchResults_one: '{count} Treffer',
+  downloadTranscript: 'Gespräch herunterladen',
+  transcriptHeading: 'Gespräch vom {date}',
+  quotaLeft: 'Heute noch {count} Nachrichten; weitere ab {time}.',
+  quotaLeft_one: 'Heute noch {count} Nachricht; weitere ab {time}.',
+  quotaExhausted: 'Für heute sind keine Nachrichten mehr übrig. Ab {time} können Sie wieder schreiben.',
+  suggestionsLabel: 'Vorgeschlagene Fragen',
+  loadingChat: 'Chat wird geladen…',
 };
+
+/**
+ * The same texts under the name earlier releases exported (`widget.strings = { ...de }`).
+ * @deprecated set `lang="de"` instead; this keeps German in the bundle that imports it.
+ */
+export const de = strings;
