@@ -27,7 +27,6 @@ export type {
 } from './events.js';
 export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-usage/usage-events.js';
 export { defaultStrings, type WidgetStrings } from './strings.js';
-export { de } from './locales/de.js';
 
 registerChatbotWidget();
 registerChatbotUsage();

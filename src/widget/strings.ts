@@ -67,8 +67,6 @@ export interface WidgetStrings extends PluralVariants {
   errorTooLong: string;
   errorIdentity: string;
   /** An attachment link under a message. */
-  /** The `quota-notice` part, when few sends are left today: `{count}` is filled in. */
-  quotaLow: string;
   attachment: string;
   /** Accessible name of a code block that scrolls sideways (it takes keyboard focus then). */
   codeBlock: string;
@@ -146,7 +144,6 @@ export const defaultStrings: WidgetStrings = {
   errorRejected: 'The message could not be sent: {detail}',
   errorTooLong: 'The message is too long.',
   errorIdentity: 'The chat could not start a conversation. Please reload the page.',
-  quotaLow: 'You can send {count} more messages today.',
   attachment: 'Attachment',
   codeBlock: 'Code block, scrolls sideways',
   copyMessage: 'Copy message',

@@ -19,13 +19,13 @@ export interface ChatbotWidgetAttributes {
   placeholder?: string;
   theme?: ChatbotWidget['theme'];
   'page-size'?: number | `${number}`;
-  locale?: string;
+  lang?: string;
   attachments?: boolean;
 }
 
 /** Every property of `<chatbot-widget>` a template may set, including `strings` (no attribute). */
 export type ChatbotWidgetProperties = Partial<
-  Pick<ChatbotWidget, 'endpoint' | 'heading' | 'open' | 'mode' | 'side' | 'userName' | 'placeholder' | 'theme' | 'pageSize' | 'locale' | 'strings' | 'attachments'>
+  Pick<ChatbotWidget, 'endpoint' | 'heading' | 'open' | 'mode' | 'side' | 'userName' | 'placeholder' | 'theme' | 'pageSize' | 'lang' | 'strings' | 'attachments'>
 >;
 
 /** The attributes of `<chatbot-usage>` as written in markup. */

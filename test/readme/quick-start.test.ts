@@ -5,8 +5,8 @@
 // breaks the quick start breaks this test.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,12 +65,17 @@ test('the README quick start works verbatim from an empty directory', { timeout:
         for (const dir of args.filter((a) => !a.startsWith('-'))) mkdirSync(join(cwd, dir), { recursive: true });
         continue;
       }
-      const extra = command === 'npm' && args[0] === 'install' ? ['--prefer-offline', '--no-audit', '--no-fund'] : [];
-      execFileSync(command!, [...args, ...extra], { cwd, stdio: 'pipe', timeout: 180_000 });
+      const extra = command === 'npm' && args[0] === 'install' ? ' --prefer-offline --no-audit --no-fund' : '';
+      // Through the shell, as the user types it (globs such as `chatbot-widget*.js` included).
+      execSync(step.trim() + extra, { cwd, stdio: 'pipe', timeout: 180_000, shell: '/bin/sh' });
     }
   }
   writeFileSync(join(cwd, 'server.js'), serverJs!.code);
   writeFileSync(join(cwd, 'public', 'index.html'), indexHtml!.code);
+  assert.ok(
+    readdirSync(join(cwd, 'public')).some((name) => /^chatbot-widget-.+\.js$/.test(name)),
+    'the parts the widget loads by itself are copied beside it',
+  );
 
   const port = await freePort();
   server = spawn(process.execPath, ['server.js'], {

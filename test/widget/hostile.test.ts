@@ -157,7 +157,7 @@ describe('<chatbot-widget> against hostile content', () => {
 
   it('keeps the host page’s attributes and strings as text, and ignores strings that are not text', async () => {
     const markup = withThirdParty('"><img src="THIRD/__beacon/hs-attr" onerror="window.__pwned=1"><style>*{color:red}</style>');
-    const { el } = await mount({ open: '', heading: markup, placeholder: markup, theme: markup, side: markup, locale: markup }, freshNamespace());
+    const { el } = await mount({ open: '', heading: markup, placeholder: markup, theme: markup, side: markup, lang: markup }, freshNamespace());
     el.strings = {
       send: markup,
       emptyConversation: `${markup} <b style="background:url(${withThirdParty('THIRD/__beacon/hs-style')})">x</b>`,

@@ -4,7 +4,8 @@
 // CORS; `fetch` then fails exactly as without a connection, and the visitor must be told the
 // service cannot be reached, not that their own connection is gone.
 import type { ChatbotErrorDetail, ChatbotWidget } from '../../src/widget/index.js';
-import { de, defaultStrings } from '../../src/widget/index.js';
+import { defaultStrings } from '../../src/widget/index.js';
+import { de } from '../../src/widget/locales/de.js';
 import { assert, browserOnline, endpointOf, equal, freshNamespace, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
 import { thirdPartyOrigin } from './support/inert-dom.js';
 
@@ -42,7 +43,8 @@ describe('<chatbot-widget> reachability', () => {
   });
 
   it('the same failure in the shipped German locale', async () => {
-    const { el } = await mount({ open: '', locale: 'de' });
+    const { el } = await mount({ open: '', lang: 'de' });
+    await waitFor(() => el.shadowRoot!.querySelector('[part~="panel"][lang="de"]'), 'German loaded');
     el.endpoint = `${thirdPartyOrigin()}${endpointOf(freshNamespace())}`;
     await el.updateComplete;
     const errors = await failedSend(el, 'hallo');

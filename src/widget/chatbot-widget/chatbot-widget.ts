@@ -7,12 +7,12 @@ import type { RequestFailure } from '../controllers/transport.js';
 import { renderMarkdown, safeHref } from '../markdown.js';
 import { inertText } from '../inert-text.js';
 import { afterNextPaint } from '../after-paint.js';
-import { defaultStrings, format, type WidgetStrings } from '../strings.js';
-import { de } from '../locales/de.js';
+import { defaultStrings, format, plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js';
 import { styles } from './chatbot-widget.styles.js';
 
-/** Locales shipped with the widget, by the `locale` attribute's value. */
-const LOCALES: Record<string, Partial<WidgetStrings>> = { en: {}, de };
+/** What the widget shows until (and unless) another language has loaded. */
+const ENGLISH: LoadedLocale = { code: 'en', dir: 'ltr', strings: defaultStrings };
 
 /** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
 const WINDOW = 40;
@@ -129,8 +129,17 @@ export class ChatbotWidget extends LitElement {
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
   /** Messages and sessions per page fetched from the server (1–100). */
   @property({ type: Number, attribute: 'page-size' }) pageSize = 20;
-  /** A shipped locale for every text: `en` (default) or `de`. Also used to format times. */
-  @property() locale = '';
+  /**
+   * Language of the widget's texts, as a BCP 47 tag (`de`, `pt-BR`, `ar`). Default: the page's
+   * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.
+   */
+  @property() override lang = '';
+  /** The language shown (English until the chosen one has loaded). */
+  @state() private language: LoadedLocale = ENGLISH;
+  /** The tag dates and numbers are formatted with (`en-GB` beside English texts). */
+  private formatTag = 'en';
+  /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
+  private dirFromLanguage = false;
   /** Overrides for any user-visible text (see `WidgetStrings`). */
   @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
   /** Lets visitors attach a file by URL (`message.file`). */
@@ -165,15 +174,38 @@ export class ChatbotWidget extends LitElement {
   private narrowWindow = true;
   private widening: Promise<void> | undefined;
 
-  /** The texts in use: English, then the locale's, then `strings`. */
+  /** The texts in use: the language's, with the host's `strings` over them (text values only). */
   get text(): WidgetStrings {
     // Only string overrides count: `strings` may come from the host's CMS or JSON, and a value
     // that is not text (an object, null) must neither render as markup nor break the widget.
-    const overrides: Partial<Record<keyof WidgetStrings, string>> = {};
-    if (this.strings && typeof this.strings === 'object') {
-      for (const [name, value] of Object.entries(this.strings)) if (typeof value === 'string') overrides[name as keyof WidgetStrings] = value;
+    return withOverrides(this.language.strings, this.strings);
+  }
+
+  /** Picks the language for `lang` and the page, and loads it; English stays until it arrives. */
+  private chooseLanguage() {
+    const { code, formatTag } = chooseLocale(this.lang, document.documentElement.lang);
+    this.formatTag = formatTag;
+    if (code === this.language.code) return;
+    loadLocale(code).then(
+      (loaded) => {
+        // A later `lang` may have asked for another language while this one was on its way.
+        if (chooseLocale(this.lang, document.documentElement.lang).code === loaded.code) this.language = loaded;
+      },
+      // Its chunk could not be fetched (offline on first use): English stays, the next change tries again.
+      () => undefined,
+    );
+  }
+
+  /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
+  private applyDirection() {
+    const rtl = this.language.dir === 'rtl';
+    if (rtl && !this.hasAttribute('dir')) {
+      this.setAttribute('dir', 'rtl');
+      this.dirFromLanguage = true;
+    } else if (!rtl && this.dirFromLanguage) {
+      this.removeAttribute('dir');
+      this.dirFromLanguage = false;
     }
-    return { ...defaultStrings, ...(LOCALES[inertText(this.locale).toLowerCase().split('-')[0] ?? ''] ?? {}), ...overrides };
   }
 
   /** Shows the panel. */
@@ -289,6 +321,8 @@ export class ChatbotWidget extends LitElement {
     // set by the page): only an attached one may connect, or a removed widget would come back to
     // life and write its stale view over what other tabs and elements stored since.
     if (this.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
+    if (changed.has('lang') || !this.hasUpdated) this.chooseLanguage();
+    if ((changed as Map<PropertyKey, unknown>).has('language')) this.applyDirection();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
     if (changed.has('open') && this.open && !changed.get('open')) this.narrowWindow = true;
     // Remember what the visitor is looking at, to keep it in place when bubbles come and go.
@@ -540,17 +574,23 @@ export class ChatbotWidget extends LitElement {
     if (Number.isNaN(date.getTime())) return '';
     const today = new Date();
     const full = withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
-    const key = `${this.locale}|${full}`;
+    const key = `${this.formatTag}|${full}`;
     let formatter = this.formatters.get(key);
     if (!formatter) {
       try {
-        formatter = new Intl.DateTimeFormat(this.locale || undefined, { ...(full ? { dateStyle: 'medium' } : {}), timeStyle: 'short' });
+        formatter = new Intl.DateTimeFormat(this.formatTag, { ...(full ? { dateStyle: 'medium' } : {}), timeStyle: 'short' });
       } catch {
         formatter = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
       }
       this.formatters.set(key, formatter);
     }
     return formatter.format(date);
+  }
+
+  /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
+  private quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
+    const time = this.formatTime(new Date(resetAt).toISOString());
+    return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.formatTag, { time });
   }
 
   private renderMessage(message: ViewMessage, t: WidgetStrings): TemplateResult {
@@ -590,7 +630,7 @@ export class ChatbotWidget extends LitElement {
             <button part="session" type="button" data-session=${s.id}
               aria-current=${(shown.viewing ?? shown.current?.sessionId) === s.id ? 'true' : 'false'}
               @click=${() => this.openSession(s.id)}>
-              <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${format(t.sessionMessages, { count: s.messageCount })}</span>
+              <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${plural(t, 'sessionMessages', s.messageCount, this.formatTag)}</span>
               <span class="line">${inertText(c.firstLines.get(s.id)) || '…'}</span>
             </button>
           </li>`,
@@ -618,7 +658,7 @@ export class ChatbotWidget extends LitElement {
         ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
             aria-label=${this.open ? t.closeChat : t.openChat} @click=${this.toggle}>${this.open ? closeIcon : chatIcon}</button>`
         : nothing}
-      <div part="panel" id="panel" class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
+      <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
         ${shown
           ? html`<div part="header">
@@ -649,7 +689,7 @@ export class ChatbotWidget extends LitElement {
                       : nothing}
                   </div>
                   ${chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
-                    ? html`<p part="quota-notice" class="note" role="status">${format(t.quotaLow, { count: chat.quota.remaining })}</p>`
+                    ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
                     : nothing}
                   ${chat.error || this.attachmentError
                     ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>

@@ -39,7 +39,6 @@ export const strings: WidgetStrings = {
   errorServer: 'Der Chat-Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   errorRejected: 'Die Nachricht konnte nicht gesendet werden: {detail}',
   errorTooLong: 'Die Nachricht ist zu lang.',
-  quotaLow: 'Sie können heute noch {count} Nachrichten senden.',
   errorIdentity: 'Der Chat konnte kein Gespräch beginnen. Bitte laden Sie die Seite neu.',
   attachment: 'Anhang',
   codeBlock: 'Codeblock, seitlich scrollbar',
