@@ -21,6 +21,8 @@ test('the exports map has exactly the entries of the contract', () => {
     './package.json',
     './server',
     './server/express',
+    './server/fastify',
+    './server/node',
   ]);
   assert.equal(pkg.type, 'module');
   assert.deepEqual(Object.keys(pkg.bin).sort(), ['chatbot-api', 'chatbot-emulator']);
@@ -56,6 +58,12 @@ test('the Node entries, imported by package name, export what the contract names
   assert.equal(typeof server.createSigningHandler, 'function');
   const express = await importEntry('chatbot-widget/server/express');
   assert.equal(typeof express.createExpressHandler, 'function');
+  const node = await importEntry('chatbot-widget/server/node');
+  assert.equal(typeof node.toNodeListener, 'function');
+  assert.equal(typeof node.keepAliveFetch, 'function');
+  const fastify = await importEntry('chatbot-widget/server/fastify');
+  assert.equal(typeof fastify.fastifyChatbot, 'function');
+  assert.equal(fastify.default, fastify.fastifyChatbot);
   const emulator = await importEntry('chatbot-widget/emulator');
   assert.equal(typeof emulator.createEmulator, 'function');
 });
