@@ -20,9 +20,12 @@ test('the exports map has exactly the entries of the contract', () => {
     './emulator',
     './package.json',
     './server',
+    './server/cloudflare',
+    './server/deno-kv',
     './server/express',
     './server/fastify',
     './server/node',
+    './server/redis',
   ]);
   assert.equal(pkg.type, 'module');
   assert.deepEqual(Object.keys(pkg.bin).sort(), ['chatbot-api', 'chatbot-emulator']);
@@ -64,8 +67,23 @@ test('the Node entries, imported by package name, export what the contract names
   const fastify = await importEntry('chatbot-widget/server/fastify');
   assert.equal(typeof fastify.fastifyChatbot, 'function');
   assert.equal(fastify.default, fastify.fastifyChatbot);
+  const redis = await importEntry('chatbot-widget/server/redis');
+  assert.equal(typeof redis.createRedisStore, 'function');
+  const denoKv = await importEntry('chatbot-widget/server/deno-kv');
+  assert.equal(typeof denoKv.createDenoKvStore, 'function');
   const emulator = await importEntry('chatbot-widget/emulator');
   assert.equal(typeof emulator.createEmulator, 'function');
+});
+
+test('the Workers entry exports the Durable Object class and its store, and imports nothing Workers lack', () => {
+  // It imports `cloudflare:workers`, which only Workers resolve, so it is read rather than imported
+  // here; test/server/stores/cloudflare-store.test.ts runs it under workerd.
+  assert.ok(built, notBuilt);
+  const source = readFileSync(`${root}${pkg.exports['./server/cloudflare'].default}`, 'utf8');
+  assert.match(source, /export class ChatbotStore extends DurableObject/);
+  assert.match(source, /export function createDurableObjectStore/);
+  const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+  assert.deepEqual(imports, ['cloudflare:workers']);
 });
 
 test('the built commands run: chatbot-api --help, and a clear error without credentials', () => {

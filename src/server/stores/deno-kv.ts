@@ -1,0 +1,140 @@
+/**
+ * The handler's store on Deno KV (`Deno.openKv()`), shared by every isolate that opens the same
+ * database: on Deno Deploy, all instances of the site.
+ *
+ * Every write is a check-and-set: read the entry, decide, then commit with
+ * `kv.atomic().check({ key, versionstamp })`, which fails when anyone wrote the key in between;
+ * then read again and decide again. So an increment never loses an update and of two concurrent
+ * adds or swaps exactly one wins. KV's own expiry (`expireIn`) deletes a key some time after it is
+ * due, not at once, so each value also carries its expiry and an entry past it counts as absent.
+ */
+import type { HandlerStore } from '../store.js';
+
+/** A Deno KV key (`Deno.KvKey`). */
+export type DenoKvKey = readonly (string | number | bigint | boolean | Uint8Array)[];
+
+/** The part of a `Deno.AtomicOperation` the store uses. */
+export interface DenoKvAtomicLike {
+  check(...checks: { key: DenoKvKey; versionstamp: string | null }[]): DenoKvAtomicLike;
+  set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): DenoKvAtomicLike;
+  delete(key: DenoKvKey): DenoKvAtomicLike;
+  commit(): Promise<{ ok: boolean }>;
+}
+
+/** The part of a `Deno.Kv` (from `await Deno.openKv()`) the store uses. */
+export interface DenoKvLike {
+  get(key: DenoKvKey): Promise<{ value: unknown; versionstamp: string | null }>;
+  atomic(): DenoKvAtomicLike;
+}
+
+/** Options of {@link createDenoKvStore}. */
+export interface DenoKvStoreOptions {
+  /** Put before every key, so the handler's keys stay apart from the app's own. Default `['chatbot']`. */
+  prefix?: DenoKvKey;
+  /**
+   * How many times one operation tries its check-and-set before it rejects (the handler then
+   * answers 503). Each round that fails lost to a writer that succeeded, so this bounds waiting,
+   * not correctness. Default 100.
+   */
+  maxAttempts?: number;
+}
+
+/** What the store keeps under each key. */
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** What an operation decides from the live entry: what to write (null deletes) and what to answer. */
+interface Decision<T> {
+  write?: Entry | null;
+  result: T;
+}
+
+function live(stored: unknown): Entry | undefined {
+  const entry = stored as Partial<Entry> | null;
+  if (!entry || typeof entry.value !== 'string' || typeof entry.expiresAt !== 'number') return undefined;
+  return entry.expiresAt > Date.now() ? (entry as Entry) : undefined;
+}
+
+/**
+ * Commits; false when it lost to a concurrent write. A local database file opened by several
+ * processes (or handles) answers a commit that met another's lock with "database is locked":
+ * that too is a lost round, not a failure.
+ */
+async function committed(atomic: DenoKvAtomicLike): Promise<boolean> {
+  try {
+    return (await atomic.commit()).ok;
+  } catch (error) {
+    if (/database is locked/i.test(String((error as Error | undefined)?.message))) return false;
+    throw error;
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class DenoKvStore implements HandlerStore {
+  constructor(
+    private readonly kv: DenoKvLike,
+    private readonly prefix: DenoKvKey,
+    private readonly maxAttempts: number,
+  ) {}
+
+  increment(key: string, expiresAt: number): Promise<number> {
+    return this.update('increment', key, (entry) => {
+      // A live counter keeps the expiry it was created with, like every other store.
+      const count = entry ? Number(entry.value) + 1 : 1;
+      return { write: { value: String(count), expiresAt: entry?.expiresAt ?? expiresAt }, result: count };
+    });
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return live((await this.kv.get([...this.prefix, key])).value)?.value;
+  }
+
+  add(key: string, value: string, expiresAt: number): Promise<boolean> {
+    return this.update('add', key, (entry) => (entry ? { result: false } : { write: { value, expiresAt }, result: true }));
+  }
+
+  swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
+    return this.update('swap', key, (entry) => {
+      if (!entry || entry.value !== expected) return { result: false };
+      return { write: value === undefined ? null : { value, expiresAt }, result: true };
+    });
+  }
+
+  /** Read, decide, commit only if the key is unchanged since the read; on a conflict, again. */
+  private async update<T>(operation: string, key: string, decide: (entry: Entry | undefined) => Decision<T>): Promise<T> {
+    const kvKey = [...this.prefix, key];
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      const read = await this.kv.get(kvKey);
+      const decision = decide(live(read.value));
+      if (decision.write === undefined) return decision.result;
+      const atomic = this.kv.atomic().check({ key: kvKey, versionstamp: read.versionstamp });
+      if (decision.write === null) atomic.delete(kvKey);
+      // KV drops the key some time after expireIn; until then `live` treats it as absent.
+      else atomic.set(kvKey, decision.write, { expireIn: Math.max(1, decision.write.expiresAt - Date.now()) });
+      if (await committed(atomic)) return decision.result;
+      // Lost to a concurrent writer: retry at once a few times, then spread the retries out.
+      if (attempt > 3) await pause(Math.random() * Math.min(2 ** attempt, 50));
+    }
+    throw new Error(`the Deno KV store gave up on ${operation} after ${this.maxAttempts} attempts that each lost to a concurrent write`);
+  }
+}
+
+/**
+ * The handler's store on Deno KV:
+ *
+ * ```ts
+ * const kv = await Deno.openKv(); // deno run --unstable-kv …
+ * const handler = createSigningHandler({ ...options, store: createDenoKvStore(kv) });
+ * ```
+ */
+export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): HandlerStore {
+  if (!kv || typeof kv.get !== 'function' || typeof kv.atomic !== 'function') {
+    throw new TypeError('createDenoKvStore(kv) needs an open Deno KV database: `await Deno.openKv()` (run Deno with --unstable-kv).');
+  }
+  const maxAttempts = options.maxAttempts ?? 100;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError('createDenoKvStore: maxAttempts must be a whole number of at least 1.');
+  return new DenoKvStore(kv, options.prefix ?? ['chatbot'], maxAttempts);
+}
