@@ -24,13 +24,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startWranglerDev(config: string, timeoutMs = 90_000): Promise<RunningWorker> {
+/** `vars` become the Worker's environment variables (`--var NAME:VALUE`), as .dev.vars would set them. */
+export async function startWranglerDev(config: string, timeoutMs = 90_000, vars: Record<string, string> = {}): Promise<RunningWorker> {
   if (!existsSync(wrangler)) throw new Error('wrangler is not installed: run `npm install` (it is a devDependency).');
   const state = mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     wrangler,
-    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn', ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
     {
       cwd: root,
       // Its own process group, so stopping it stops the workerd it started too.
