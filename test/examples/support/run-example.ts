@@ -69,8 +69,8 @@ export interface RunningExample {
  * process gets its own group, so stopping it stops whatever it started (workerd, Next's workers).
  * The caller stops it (in an `after` hook).
  */
-export async function startExample(options: { name: string; command: string; args: string[]; env: Record<string, string>; port: number; timeoutMs?: number }): Promise<RunningExample> {
-  const cwd = join(examplesDir, options.name);
+export async function startExample(options: { name: string; command: string; args: string[]; env: Record<string, string>; port: number; timeoutMs?: number; cwd?: string }): Promise<RunningExample> {
+  const cwd = options.cwd ?? join(examplesDir, options.name);
   const child: ChildProcess = spawn(options.command, options.args, {
     cwd,
     detached: true,
