@@ -1,6 +1,8 @@
 /**
- * The send endpoint (api-spec.md §4.1): quota, session by the 30-minute rule, the reply from the
- * reply source, then question and reply stored in one transaction.
+ * The send endpoint (api-spec.md §4.1): a quota slot reserved, session by the 30-minute rule, the
+ * reply from the reply source, then question and reply stored in one transaction. The slot is
+ * reserved atomically BEFORE the reply source is asked, so under any concurrency a send refused
+ * over quota never reaches the reply source (with an OpenAI-compatible source, never costs).
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatbotConfig } from './config.js';
@@ -19,7 +21,7 @@ export const REPLY_TIMEOUT_MS = 60_000;
 
 /**
  * Answers a checked send. `quota` was read when the request arrived (its headers are already on
- * every response); the store checks it again inside the transaction, so concurrent sends can never
+ * every response); the reservation checks it again atomically, so concurrent sends can never
  * overrun it.
  */
 export async function send(
@@ -38,6 +40,30 @@ export async function send(
     });
   };
   if (quota.used >= quota.limit) throw refuseQuota();
+  const reservation = ctx.store.reserveQuota(chatbot.id, quota.day, quota.limit);
+  if (!reservation.reserved) throw refuseQuota();
+  try {
+    return await answerReserved(ctx, chatbot, body, quota, reservation.quotaUsed, receivedAt, signal);
+  } catch (error) {
+    // Nothing was stored: the slot goes back for another send.
+    ctx.store.releaseQuota(chatbot.id, quota.day);
+    throw error;
+  }
+}
+
+/**
+ * The send once its quota slot is reserved: reply, then both messages stored. A failure answers
+ * with `quota` as it was before the reservation (the caller gives the slot back).
+ */
+async function answerReserved(
+  ctx: EmulatorContext,
+  chatbot: ChatbotConfig,
+  body: SendBody,
+  quota: QuotaState,
+  usedWithThisSend: number,
+  receivedAt: number,
+  signal: AbortSignal,
+): Promise<HandlerResult> {
 
   // The session the send will most likely continue, for the reply's context; the transaction
   // decides for good.
@@ -69,7 +95,7 @@ export async function send(
   }
   const responseTime = Math.round(performance.now() - started) / 1000;
 
-  const outcome = ctx.store.recordExchange({
+  ctx.store.recordExchange({
     chatbotId: chatbot.id,
     userId: body.userId,
     userName: body.userName,
@@ -90,8 +116,6 @@ export async function send(
     },
     newSessionId: randomUUID(),
     sessionGapMs: SESSION_GAP_MS,
-    quota: { day: quota.day, limit: quota.limit },
   });
-  if (!outcome.stored) throw refuseQuota();
-  return { status: 200, body: sendEnvelope(reply), headers: rateLimitHeaders({ ...quota, used: outcome.quotaUsed }) };
+  return { status: 200, body: sendEnvelope(reply), headers: rateLimitHeaders({ ...quota, used: usedWithThisSend }) };
 }

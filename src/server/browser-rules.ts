@@ -4,10 +4,14 @@
  * the browser, not by page scripts) refuses cross-site requests that carry no `Origin`, such as
  * an `<img>` or a link pointing at the handler, which matters when `identify` reads cookies.
  */
+import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotency.js';
 import { refuse, TEXT } from './responses.js';
 
 /** Headers a browser may send cross-origin (answered in preflights). */
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Admin-Token';
+const ALLOWED_REQUEST_HEADERS = `Authorization, Content-Type, ${IDEMPOTENCY_KEY_HEADER}, X-Admin-Token`;
+/** Response headers an allowed cross-origin page may read: when to retry, what is left of its budget, replays. */
+const EXPOSED_HEADERS = ['Retry-After', HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET, REPLAYED_HEADER].join(', ');
 
 /** The CORS answer for one request: headers to add to the response. */
 export function corsHeaders(request: Request, url: URL, allowedOrigins: ReadonlySet<string>, withCredentials: boolean): Record<string, string> {
@@ -16,8 +20,9 @@ export function corsHeaders(request: Request, url: URL, allowedOrigins: Readonly
   const origin = request.headers.get('Origin');
   if (origin !== null && allowedOrigins.has(origin) && origin !== url.origin) {
     headers['Access-Control-Allow-Origin'] = origin;
-    // Without this, a widget on an allowed origin cannot read when to try again after a 429.
-    headers['Access-Control-Expose-Headers'] = 'Retry-After';
+    // Without this, a widget on an allowed origin cannot read when to try again after a 429, nor
+    // how many sends are left.
+    headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
     if (withCredentials) headers['Access-Control-Allow-Credentials'] = 'true';
   }
   return headers;
@@ -65,7 +70,7 @@ export function preflight(
   enforceBrowserRules(request, url, allowedOrigins, onRefused);
   return {
     ...corsHeaders(request, url, allowedOrigins, withCredentials),
-    'Access-Control-Allow-Methods': 'GET, POST',
+    'Access-Control-Allow-Methods': 'GET, POST, DELETE',
     'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
     'Access-Control-Max-Age': '600',
   };

@@ -5,7 +5,8 @@
  */
 import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
-import { bearerToken, verifyVisitorToken } from './visitor-token.js';
+import { isRevoked } from './revocation.js';
+import { bearerToken, verifyVisitorToken, type VisitorClaims } from './visitor-token.js';
 import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../shared/signature.js';
 
@@ -25,14 +26,21 @@ export async function hostIdentity(options: ResolvedOptions, request: Request): 
   return { userId, name: typeof name === 'string' && name.trim() !== '' ? [...name.trim()].slice(0, 100).join('') : undefined };
 }
 
-/** The caller's identity, or a 401 answer. */
-export async function callerIdentity(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<Identity> {
-  if (options.identify) return hostIdentity(options, request);
+/** The claims of the request's visitor token when it is valid and not revoked; undefined otherwise. */
+export async function visitorClaims(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<VisitorClaims | undefined> {
   const token = bearerToken(request);
-  if (!token) refuse(401, TEXT.noIdentity);
+  if (!token) return undefined;
   const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()), options.chatbotId);
+  if (!claims || (await isRevoked(options, claims.userId))) return undefined;
+  return claims;
+}
+
+/** The caller's identity, or a 401 answer. `visitor` is true for identities from visitor tokens. */
+export async function callerIdentity(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<Identity & { visitor: boolean }> {
+  if (options.identify) return { ...(await hostIdentity(options, request)), visitor: false };
+  const claims = await visitorClaims(options, request, visitorKey);
   if (!claims) refuse(401, TEXT.noIdentity);
-  return { userId: claims.userId };
+  return { userId: claims.userId, visitor: true };
 }
 
 /**

@@ -9,11 +9,15 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   DEFAULT_VISITOR_TOKEN_TTL_SECONDS,
+  DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS,
   type HandlerContext,
   type Identity,
   type Limits,
   type SigningHandlerOptions,
 } from './options.js';
+export { StoreFullError, type HandlerStore } from './store.js';
+export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
+/** @deprecated Use `store` with {@link MemoryStore} or a shared store; kept for one release. */
 export { MemoryLimitStore, type LimitStore } from './limit-store.js';
 export { adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from './admin-token.js';
 export type { Logger } from './logger.js';

@@ -1,7 +1,10 @@
 /**
- * Where the handler's rate-limit counters live. The interface is one method so that a shared
- * store (Redis, a Workers Durable Object or KV, a database row) can back several instances.
+ * The counters-only store of the previous release (`limitStore` option), kept for one release:
+ * new code passes a {@link HandlerStore} as `store`, which also holds idempotency records and
+ * revocations.
  */
+import type { HandlerStore } from './store.js';
+import { MemoryStore } from './stores/memory.js';
 
 /**
  * A store of counters for fixed windows.
@@ -17,6 +20,7 @@
  *   },
  * };
  */
+/** @deprecated Use {@link HandlerStore} and the `store` option. */
 export interface LimitStore {
   /**
    * Adds one to the counter `key` and resolves to its value after adding (1 for a new key).
@@ -27,7 +31,21 @@ export interface LimitStore {
 }
 
 /**
- * The default store: counters in this process's memory, dropped once expired. Right for one
+ * A {@link HandlerStore} over a deprecated `limitStore`: its `increment` keeps counting (so a
+ * shared counter store stays shared), records live in this process's memory.
+ */
+export function storeFromLimitStore(limitStore: LimitStore): HandlerStore {
+  const records = new MemoryStore();
+  return {
+    increment: (key, expiresAt) => limitStore.increment(key, expiresAt),
+    get: (key) => records.get(key),
+    add: (key, value, expiresAt) => records.add(key, value, expiresAt),
+    swap: (key, expected, value, expiresAt) => records.swap(key, expected, value, expiresAt),
+  };
+}
+
+/**
+ * @deprecated Use {@link MemoryStore}. The previous default: counters in this process's memory, dropped once expired. Right for one
  * process; several instances each count on their own (use a shared store there).
  */
 export class MemoryLimitStore implements LimitStore {

@@ -3,10 +3,12 @@
  * so a misconfigured handler fails at start-up with a message naming the option, not at the
  * first visitor's request.
  */
-import type { LimitStore } from './limit-store.js';
-import { MemoryLimitStore } from './limit-store.js';
+import { storeFromLimitStore, type LimitStore } from './limit-store.js';
 import type { Logger } from './logger.js';
 import { consoleLogger } from './logger.js';
+import { GuardedStore } from './guarded-store.js';
+import type { HandlerStore } from './store.js';
+import { MemoryStore } from './stores/memory.js';
 
 /** Who the caller is, as far as the upstream API is concerned. */
 export interface Identity {
@@ -27,7 +29,7 @@ export interface HandlerContext {
   rawPath?: string;
 }
 
-/** Per-identity and per-address limits (CONTRACT §4). */
+/** Per-identity and per-address limits (see docs/handler.md, "Budgets"). */
 export interface Limits {
   /** Send attempts per identity per minute. Default 10. */
   sendsPerMinute: number;
@@ -35,6 +37,13 @@ export interface Limits {
   sendsPerDay: number;
   /** New visitor identities per client address per minute. Default 30. */
   visitorsPerMinutePerAddress: number;
+  /** Sends per client address per minute, all its visitor identities together. Default 20. */
+  sendsPerMinutePerAddress: number;
+  /**
+   * Share (0–1) of the chatbot's daily quota one client address may spend in a UTC day, all its
+   * visitor identities together, rounded up. Default 0.1 (10 %).
+   */
+  dailyQuotaSharePerAddress: number;
 }
 
 /** Options of {@link createSigningHandler}. */
@@ -62,9 +71,19 @@ export interface SigningHandlerOptions {
   visitorTokenSecret?: string;
   /** Lifetime of a visitor token in seconds. Default 30 days. */
   visitorTokenTtlSeconds?: number;
+  /**
+   * Renewal of a visitor identity by `/visitor` ends this many seconds after it was first issued;
+   * then a new identity starts. Default 90 days.
+   */
+  visitorTokenMaxAgeSeconds?: number;
   /** Rate limits; each one defaults separately. */
   limits?: Partial<Limits>;
-  /** Where limit counters live. Default: in this process's memory. */
+  /**
+   * Where limit counters, idempotency records and revocations live. Default `new MemoryStore()`
+   * (this process only); several instances share one through a shared store.
+   */
+  store?: HandlerStore;
+  /** @deprecated Use `store`. Counters only; kept for one release. */
   limitStore?: LimitStore;
   /**
    * The client address for the per-address limit. Default: the adapter's `clientAddress`.
@@ -95,8 +114,10 @@ export interface ResolvedOptions {
   allowedOrigins: ReadonlySet<string>;
   visitorTokenSecret: string | undefined;
   visitorTokenTtlSeconds: number;
+  visitorTokenMaxAgeSeconds: number;
   limits: Limits;
-  limitStore: LimitStore;
+  /** The store, with failures turned into 503 answers and one log line for the owner. */
+  store: GuardedStore;
   clientAddress: SigningHandlerOptions['clientAddress'];
   upstreamTimeoutMs: number;
   maxBodyBytes: number;
@@ -105,8 +126,15 @@ export interface ResolvedOptions {
   now: () => number;
 }
 
-export const DEFAULT_LIMITS: Limits = Object.freeze({ sendsPerMinute: 10, sendsPerDay: 100, visitorsPerMinutePerAddress: 30 });
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  sendsPerMinute: 10,
+  sendsPerDay: 100,
+  visitorsPerMinutePerAddress: 30,
+  sendsPerMinutePerAddress: 20,
+  dailyQuotaSharePerAddress: 0.1,
+});
 export const DEFAULT_VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 
@@ -143,6 +171,27 @@ function parseOrigin(text: unknown): string {
     fail(`allowedOrigins: "${text}" must be exactly scheme://host[:port], without path, query or wildcard.`);
   }
   return url.origin;
+}
+
+const STORE_METHODS = ['increment', 'get', 'add', 'swap'] as const;
+
+/** The `store` option, else a deprecated `limitStore` wrapped into one, else a MemoryStore. */
+function chooseStore(options: SigningHandlerOptions, logger: Logger): HandlerStore {
+  if (options.store !== undefined) {
+    const missing = STORE_METHODS.filter((name) => typeof (options.store as unknown as Record<string, unknown>)?.[name] !== 'function');
+    if (missing.length > 0) fail(`store must implement the handler's store interface (increment, get, add, swap); missing ${missing.join(', ')}. See docs/handler.md.`);
+    if (options.limitStore !== undefined) logger.warn('both store and limitStore are given: limitStore is deprecated and ignored; the store option holds the counters too');
+    return options.store;
+  }
+  if (options.limitStore !== undefined) {
+    if (typeof options.limitStore?.increment !== 'function') fail('limitStore must have an increment(key, expiresAt) method.');
+    logger.warn(
+      'the limitStore option is deprecated and will be removed in the next release: pass store (a HandlerStore such as MemoryStore, see docs/handler.md). ' +
+        'Until then its counters are used, and idempotency records and revocations stay in this process.',
+    );
+    return storeFromLimitStore(options.limitStore);
+  }
+  return new MemoryStore();
 }
 
 /** Applies defaults and checks every option; throws a TypeError naming the first bad one. */
@@ -184,10 +233,11 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
   if (typeof limits !== 'object') fail('limits must be an object such as { sendsPerMinute: 10 }.');
   const fetchImpl = options.fetch ?? (typeof fetch === 'function' ? fetch : undefined);
   if (!fetchImpl) fail('no fetch in this runtime: pass the fetch option.');
-  const store = options.limitStore ?? new MemoryLimitStore();
-  if (typeof store.increment !== 'function') fail('limitStore must have an increment(key, expiresAt) method.');
   const logger = options.logger ?? consoleLogger;
   if (typeof logger.warn !== 'function' || typeof logger.error !== 'function') fail('logger must have warn() and error() methods.');
+  const store = chooseStore(options, logger);
+  const share = limits.dailyQuotaSharePerAddress ?? DEFAULT_LIMITS.dailyQuotaSharePerAddress;
+  if (typeof share !== 'number' || !(share > 0 && share <= 1)) fail(`limits.dailyQuotaSharePerAddress must be a number above 0 and at most 1 (0.1 is 10 %), got ${String(share)}.`);
 
   return {
     apiBase,
@@ -200,6 +250,7 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     allowedOrigins,
     visitorTokenSecret: options.visitorTokenSecret,
     visitorTokenTtlSeconds: positiveInteger(options.visitorTokenTtlSeconds, 'visitorTokenTtlSeconds', DEFAULT_VISITOR_TOKEN_TTL_SECONDS),
+    visitorTokenMaxAgeSeconds: positiveInteger(options.visitorTokenMaxAgeSeconds, 'visitorTokenMaxAgeSeconds', DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS),
     limits: {
       sendsPerMinute: positiveInteger(limits.sendsPerMinute, 'limits.sendsPerMinute', DEFAULT_LIMITS.sendsPerMinute),
       sendsPerDay: positiveInteger(limits.sendsPerDay, 'limits.sendsPerDay', DEFAULT_LIMITS.sendsPerDay),
@@ -208,8 +259,10 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
         'limits.visitorsPerMinutePerAddress',
         DEFAULT_LIMITS.visitorsPerMinutePerAddress,
       ),
+      sendsPerMinutePerAddress: positiveInteger(limits.sendsPerMinutePerAddress, 'limits.sendsPerMinutePerAddress', DEFAULT_LIMITS.sendsPerMinutePerAddress),
+      dailyQuotaSharePerAddress: share,
     },
-    limitStore: store,
+    store: new GuardedStore(store, logger, options.now ?? Date.now),
     clientAddress: options.clientAddress,
     upstreamTimeoutMs: positiveInteger(options.upstreamTimeoutMs, 'upstreamTimeoutMs', DEFAULT_UPSTREAM_TIMEOUT_MS),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),

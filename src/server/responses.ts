@@ -15,6 +15,11 @@ export function json(status: number, body: unknown, extra: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, ...extra } });
 }
 
+/** A JSON response whose body is already JSON text (a recorded outcome, answered byte for byte). */
+export function jsonText(status: number, text: string, extra: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...BASE_HEADERS, ...extra } });
+}
+
 /** An error envelope: `{ data: null, error: message }`. */
 export function failure(status: number, message: string, extra: Record<string, string> = {}): Response {
   return json(status, { data: null, error: message }, extra);
@@ -55,6 +60,11 @@ export const TEXT = {
   upstreamTimeout: 'The chatbot took too long to answer. Please try again.',
   upstreamConfig: 'The chat service is not set up correctly. The site owner has been told; please try again later.',
   internal: 'Something went wrong on this server. Please try again.',
+  storeFull: 'The chat service is busy right now. Please try again in a minute.',
+  storeDown: 'The chat service is temporarily unavailable. Please try again in a moment.',
+  badIdempotencyKey: 'The Idempotency-Key header must be 1 to 128 characters, each a letter (A-Z, a-z), a digit, "_" or "-".',
+  tooManySendsFromAddress: 'Too many messages from your network right now. Please wait a minute and try again.',
+  addressDailyLimit: 'Your network has reached its message limit for today. Please come back tomorrow.',
 } as const;
 
 /**

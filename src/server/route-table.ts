@@ -9,6 +9,7 @@ import { handlerIndex, refuse, TEXT } from './responses.js';
 
 export type RouteName =
   | 'visitor'
+  | 'revoke'
   | 'send'
   | 'sessions'
   | 'messages'
@@ -23,8 +24,10 @@ export type RouteName =
 /** A request that matched the table. */
 export interface MatchedRoute {
   name: RouteName;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   admin: boolean;
+  /** Every method the path takes (the `Allow` of a 405), when more than `method`. */
+  allow?: string;
   /** The validated `{messageId}` of the single-message routes. */
   messageId?: string;
 }
@@ -39,7 +42,7 @@ const SAFE_PATH = /^[A-Za-z0-9_\-/]*$/;
  * table and 400 for paths holding anything but plain segments: encoded bytes (`%2e`, `%2f`,
  * `%5c`, `%25…`), dots, backslashes or empty segments never get as far as a route.
  */
-export function matchRoute(pathname: string, basePath: string): MatchedRoute {
+export function matchRoute(pathname: string, basePath: string, method = 'GET'): MatchedRoute {
   if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) refuse(404, TEXT.notFound);
   const rest = pathname.slice(basePath.length);
   // The base path alone is not a route, but a person may open it (npm start prints it): say what is here.
@@ -50,7 +53,12 @@ export function matchRoute(pathname: string, basePath: string): MatchedRoute {
 
   const [first, second, third, ...more] = segments;
   if (more.length === 0) {
-    if (first === 'visitor' && second === undefined) return { name: 'visitor', method: 'POST', admin: false };
+    if (first === 'visitor' && second === undefined) {
+      // One path, two routes: POST issues or renews an identity, DELETE revokes it.
+      return method === 'DELETE'
+        ? { name: 'revoke', method: 'DELETE', admin: false, allow: 'POST, DELETE' }
+        : { name: 'visitor', method: 'POST', admin: false, allow: 'POST, DELETE' };
+    }
     if (first === 'message' && second === undefined) return { name: 'send', method: 'POST', admin: false };
     if (first === 'sessions' && second === undefined) return { name: 'sessions', method: 'GET', admin: false };
     if (first === 'messages' && second === undefined) return { name: 'messages', method: 'GET', admin: false };

@@ -13,7 +13,8 @@ import { failure, HandlerAnswer, TEXT } from './responses.js';
 import type { RouteContext } from './route-context.js';
 import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './route-table.js';
 import { RefusedOriginLog } from './refused-origins.js';
-import { message, messages, send, sessions, visitor } from './visitor-routes.js';
+import { send } from './send-route.js';
+import { message, messages, revokeVisitor, sessions, visitor } from './visitor-routes.js';
 import { visitorKey } from './visitor-token.js';
 
 /** The handler: a Web `Request` in, a `Response` out. */
@@ -21,6 +22,7 @@ export type SigningHandler = (request: Request, context?: HandlerContext) => Pro
 
 const VISITOR_ROUTES: Partial<Record<RouteName, (ctx: RouteContext) => Promise<Response>>> = {
   visitor,
+  revoke: revokeVisitor,
   send,
   sessions,
   messages,
@@ -73,12 +75,12 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
     const cors = corsHeaders(request, url, resolved.allowedOrigins, !!resolved.identify);
     let route: MatchedRoute | undefined;
     try {
-      route = matchRoute(rawPath ?? url.pathname, resolved.basePath);
+      route = matchRoute(rawPath ?? url.pathname, resolved.basePath, request.method);
       if (request.method === 'OPTIONS') {
         const headers = preflight(request, url, resolved.allowedOrigins, !!resolved.identify, onRefused);
         return new Response(null, { status: 204, headers: { ...headers, 'Cache-Control': 'no-store' } });
       }
-      if (request.method !== route.method) return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.method}, OPTIONS` });
+      if (request.method !== route.method) return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.allow ?? route.method}, OPTIONS` });
       enforceBrowserRules(request, url, resolved.allowedOrigins, onRefused);
       const ctx: RouteContext = { request, url, route, options: resolved, context, visitorKey: visitorKeyOnce() };
       const answer = route.admin ? await admin(ctx) : await VISITOR_ROUTES[route.name]!(ctx);

@@ -25,6 +25,8 @@ export interface UpstreamCall {
   query?: Record<string, string | number | undefined>;
   /** JSON text, serialized once: these exact bytes are signed and sent. */
   body?: string;
+  /** Hears the answer's headers as soon as they arrive, whatever the status (the quota headers of sends). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** An upstream answer the route decides about: 2xx, 400 or 404, with its parsed JSON body. */
@@ -75,8 +77,11 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
       },
       body: call.method === 'POST' ? body : undefined,
       redirect: 'manual',
+      // The handler's own signal only, never the browser request's: a send handed to upstream is
+      // seen through even when the visitor's connection goes away meanwhile.
       signal: controller.signal,
     });
+    call.onHeaders?.(response.headers);
     text = await readLimited(response);
   } catch (error) {
     if (controller.signal.aborted) {

@@ -5,26 +5,25 @@
 import { unixSeconds } from '../shared/signature.js';
 import { MAX_PAGE_SIZE } from '../shared/types.js';
 import { belongsTo, envelopeOf } from './envelope.js';
-import { callerIdentity, clientAddressOf, hostIdentity } from './identity.js';
-import { countNewVisitor, countSend } from './rate-limits.js';
+import { callerIdentity, clientAddressOf, hostIdentity, visitorClaims } from './identity.js';
+import { countNewVisitor } from './rate-limits.js';
 import { isJsonRequest, readJsonObject } from './request-body.js';
 import { json, refuse, TEXT } from './responses.js';
 import type { RouteContext } from './route-context.js';
 import { QueryReader } from './route-table.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
+import { revoke } from './revocation.js';
 import { bearerToken, issueVisitorToken, newVisitorId, verifyVisitorToken } from './visitor-token.js';
 
 const MAX_CONTENT = 4000;
 const MAX_NAME = 100;
 const MAX_FILE_URL = 2048;
-const DEFAULT_NAME = 'Visitor';
-
-function requireJson(request: Request): void {
+export function requireJson(request: Request): void {
   if (!isJsonRequest(request)) refuse(415, TEXT.notJson);
 }
 
 /** Upstream 404 on a chatbot-wide route means the chatbot id is wrong: the owner's problem. */
-function chatbotMissing(ctx: RouteContext, label: string): never {
+export function chatbotMissing(ctx: RouteContext, label: string): never {
   ctx.options.logger.error(`upstream answered 404 on ${label}: the chatbot was not found, check CHATBOT_ID (chatbotId)`);
   refuse(502, TEXT.upstreamConfig);
 }
@@ -34,7 +33,11 @@ function validationFailure(answer: UpstreamAnswer): Response {
   return json(400, answer.body);
 }
 
-/** `POST {base}/visitor`: renews a valid token, else issues a new identity (counted per address). */
+/**
+ * `POST {base}/visitor`: renews a valid token, else issues a new identity (counted per address).
+ * A revoked identity, or one past `visitorTokenMaxAgeSeconds` since it was first issued, is not
+ * renewed: a new identity starts.
+ */
 export async function visitor(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   requireJson(request);
@@ -45,26 +48,49 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
     return json(200, { data: { token: null, userId: identity.userId }, error: null });
   }
   const now = unixSeconds(options.now());
-  const key = await ctx.visitorKey;
-  const presented = bearerToken(request);
-  const claims = presented ? await verifyVisitorToken(key, presented, now, options.chatbotId) : undefined;
-  let userId: string;
-  if (claims) {
-    userId = claims.userId;
-  } else {
-    await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
-    userId = newVisitorId();
-  }
-  const { token } = await issueVisitorToken(key, userId, now, options.visitorTokenTtlSeconds, options.chatbotId);
+  const claims = await visitorClaims(options, request, ctx.visitorKey);
+  const renewable = claims && now < claims.firstIssuedAt + options.visitorTokenMaxAgeSeconds ? claims : undefined;
+  if (!renewable) await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
+  const userId = renewable?.userId ?? newVisitorId();
+  const { token } = await issueVisitorToken(await ctx.visitorKey, {
+    userId,
+    audience: options.chatbotId,
+    nowSeconds: now,
+    firstIssuedAt: renewable?.firstIssuedAt ?? now,
+    ttlSeconds: options.visitorTokenTtlSeconds,
+    maxAgeSeconds: options.visitorTokenMaxAgeSeconds,
+  });
   return json(200, { data: { token, userId }, error: null });
 }
 
+/**
+ * `DELETE {base}/visitor`: revokes the identity of the presented token on every instance sharing
+ * the store; 204 with no body. Revoking an identity already revoked is 204 as well, so a reset can
+ * be retried; a token that is not valid (forged, expired, another chatbot's) is 401. With
+ * `identify()` there are no tokens to revoke: 204.
+ */
+export async function revokeVisitor(ctx: RouteContext): Promise<Response> {
+  const { request, options } = ctx;
+  if (options.identify) return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+  const token = bearerToken(request);
+  const claims = token ? await verifyVisitorToken(await ctx.visitorKey, token, unixSeconds(options.now()), options.chatbotId) : undefined;
+  if (!claims) refuse(401, TEXT.noIdentity);
+  await revoke(options, claims);
+  return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+}
+
+export interface SendInput {
+  content: string;
+  file?: string;
+  name?: string;
+}
+
 /** The checked send body: content 1–4,000 characters, optional http(s) file URL and name. */
-function sendInput(body: Record<string, unknown>): { content: string; file?: string; name?: string } {
+export function sendInput(body: Record<string, unknown>): SendInput {
   const { content, file, name } = body;
   if (typeof content !== 'string' || content.trim() === '') refuse(400, 'Write a message before sending.');
   if ([...content].length > MAX_CONTENT) refuse(400, `A message can be at most ${MAX_CONTENT} characters long.`);
-  const input: { content: string; file?: string; name?: string } = { content };
+  const input: SendInput = { content };
   if (file !== undefined && file !== null && file !== '') {
     let url: URL | undefined;
     try {
@@ -80,21 +106,6 @@ function sendInput(body: Record<string, unknown>): { content: string; file?: str
     if (name.trim() !== '') input.name = name.trim();
   }
   return input;
-}
-
-/** `POST {base}/message`: sends as the caller, named by the host, the body or `Visitor`. */
-export async function send(ctx: RouteContext): Promise<Response> {
-  const { request, options } = ctx;
-  requireJson(request);
-  const identity = await callerIdentity(options, request, ctx.visitorKey);
-  await countSend(options, identity.userId);
-  const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
-  const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
-  const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
-  const answer = await callUpstream(options, { method: 'POST', path: '/message', label: 'POST /message', body });
-  if (answer.status === 400) return validationFailure(answer);
-  if (answer.status === 404) chatbotMissing(ctx, 'POST /message');
-  return json(200, envelopeOf(answer.body as Record<string, unknown>));
 }
 
 /** A listing answer with every record that is not the caller's dropped, in case upstream ignored the filter. */

@@ -3,7 +3,8 @@
  * keeps no session table and the browser can neither choose nor forge a user id.
  *
  * Format: `v1.<payload>.<signature>`, payload base64url JSON `{ "sub": userId, "aud": chatbotId,
- * "iat", "exp" }` (Unix seconds), signature base64url HMAC-SHA256 over `v1.<payload>` with the
+ * "iat", "exp", "fia" }` (Unix seconds; `fia` is when the identity was first issued, carried over
+ * by every renewal so renewal can end at a maximum age), signature base64url HMAC-SHA256 over `v1.<payload>` with the
  * visitor key. `aud` binds a token to the chatbot whose handler issued it: handlers that share a
  * `visitorTokenSecret` (or an API secret) must not accept each other's visitors.
  */
@@ -17,13 +18,28 @@ const DERIVATION_LABEL = 'chatbot-widget/visitor-token/v1';
 /** Upstream user ids of visitors: `v_` and 128 random bits. */
 export const VISITOR_ID_PATTERN = /^v_[A-Za-z0-9_-]{22}$/;
 /** A token issued "in the future" by more than this is refused (clock skew between instances). */
-const ISSUED_AT_SKEW_SECONDS = 300;
+export const ISSUED_AT_SKEW_SECONDS = 300;
 
 /** A verified visitor token. */
 export interface VisitorClaims {
   userId: string;
   issuedAt: number;
   expiresAt: number;
+  /** When the identity was first issued (tokens of the previous format: their `iat`). */
+  firstIssuedAt: number;
+}
+
+/** What a new token says: whose it is, for which chatbot, when its identity began and ends. */
+export interface TokenGrant {
+  userId: string;
+  audience: string;
+  nowSeconds: number;
+  /** When the identity was first issued; `nowSeconds` for a new identity. */
+  firstIssuedAt: number;
+  /** Lifetime of this token. */
+  ttlSeconds: number;
+  /** No token of the identity lives past `firstIssuedAt + maxAgeSeconds`. */
+  maxAgeSeconds: number;
 }
 
 /** The key visitor tokens are signed with: the given one, or one derived from the API secret. */
@@ -37,16 +53,14 @@ export function newVisitorId(): string {
   return `v_${toBase64Url(crypto.getRandomValues(new Uint8Array(16)))}`;
 }
 
-/** Signs a token for `userId` of chatbot `audience`, valid `ttlSeconds` from `nowSeconds`. */
-export async function issueVisitorToken(
-  key: string,
-  userId: string,
-  nowSeconds: number,
-  ttlSeconds: number,
-  audience: string,
-): Promise<{ token: string; expiresAt: number }> {
-  const expiresAt = nowSeconds + ttlSeconds;
-  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, aud: audience, iat: nowSeconds, exp: expiresAt })));
+/**
+ * Signs a token for `grant.userId` of chatbot `grant.audience`, valid `ttlSeconds` from now but
+ * never past the identity's maximum age.
+ */
+export async function issueVisitorToken(key: string, grant: TokenGrant): Promise<{ token: string; expiresAt: number }> {
+  const { userId, audience, nowSeconds, firstIssuedAt } = grant;
+  const expiresAt = Math.min(nowSeconds + grant.ttlSeconds, firstIssuedAt + grant.maxAgeSeconds);
+  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, aud: audience, iat: nowSeconds, exp: expiresAt, fia: firstIssuedAt })));
   const signature = toBase64Url(await hmacSha256(key, `${VERSION}.${payload}`));
   return { token: `${VERSION}.${payload}.${signature}`, expiresAt };
 }
@@ -71,12 +85,13 @@ export async function verifyVisitorToken(key: string, token: string, nowSeconds:
     return undefined;
   }
   if (!claims || typeof claims !== 'object') return undefined;
-  const { sub, aud, iat, exp } = claims as Record<string, unknown>;
+  const { sub, aud, iat, exp, fia = iat } = claims as Record<string, unknown>;
   if (typeof sub !== 'string' || !VISITOR_ID_PATTERN.test(sub)) return undefined;
   if (aud !== audience) return undefined;
   if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isInteger(iat) || !Number.isInteger(exp)) return undefined;
+  if (typeof fia !== 'number' || !Number.isInteger(fia) || fia > iat) return undefined;
   if (exp <= nowSeconds || iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) return undefined;
-  return { userId: sub, issuedAt: iat, expiresAt: exp };
+  return { userId: sub, issuedAt: iat, expiresAt: exp, firstIssuedAt: fia };
 }
 
 /** The token of an `Authorization: Bearer <token>` header, if any. */

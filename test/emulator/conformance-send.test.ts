@@ -172,7 +172,7 @@ test('the free tier refuses the 101st send of a day', async () => {
 
 test('concurrent sends never lose a write and never overrun the quota', async () => {
   // Slow replies, so every send passes the first quota check before any of them is stored:
-  // only the check inside the store's transaction keeps the quota.
+  // only the atomic reservation keeps the quota.
   const slow = { name: 'slow', reply: async (r: { content: string }) => (await new Promise((ok) => setTimeout(ok, 30)), `ok ${r.content}`) };
   const h = await startHarness({ replySource: slow });
   // 12 sends at once against a quota of 3: exactly 3 stored, 9 refused.
@@ -189,6 +189,36 @@ test('concurrent sends never lose a write and never overrun the quota', async ()
   assert.equal(count.body.data, 80);
   const users = await h.call('GET', '/Dev/bot_b/users', { bot: BOT_B });
   assert.equal(users.body.data.reduce((sum: number, u: { messageCount: number }) => sum + u.messageCount, 0), 40);
+});
+
+test('concurrent sends over quota never reach the reply source: the slot is reserved before asking it', async () => {
+  let asked = 0;
+  const counting = {
+    name: 'counting',
+    reply: async (r: { content: string }) => {
+      asked++;
+      await new Promise((ok) => setTimeout(ok, 20));
+      return `ok ${r.content}`;
+    },
+  };
+  const h = await startHarness({ replySource: counting });
+  // 30 sends at once against a quota of 3.
+  const results = await Promise.all(Array.from({ length: 30 }, (_, i) => h.send(`r${i}`, { bot: BOT_TINY, user: `ru${i % 3}` })));
+  assert.equal(results.filter((r) => r.status === 200).length, 3);
+  assert.equal(results.filter((r) => r.status === 429).length, 27);
+  assert.equal(asked, 3, 'the reply source was asked only for the sends that got a slot');
+  assert.ok(results.filter((r) => r.status === 429).every((r) => r.headers['x-ratelimit-remaining'] === '0'));
+});
+
+test('a failing reply gives its slot back: the next send gets it', async () => {
+  let fail = true;
+  const flaky = { name: 'flaky', reply: async () => (fail ? Promise.reject(new Error('offline')) : 'back') };
+  const h = await startHarness({ replySource: flaky });
+  for (let i = 0; i < 5; i++) assert.equal((await h.send(`f${i}`, { bot: BOT_TINY })).status, 500);
+  fail = false;
+  const results = [];
+  for (let i = 0; i < 4; i++) results.push((await h.send(`g${i}`, { bot: BOT_TINY })).status);
+  assert.deepEqual(results, [200, 200, 200, 429], 'all three slots of the day are still there');
 });
 
 test('a failing reply source is a 500 envelope; nothing is stored and no quota is used', async () => {

@@ -159,9 +159,8 @@ test('sends (recordExchange) keep the same rollups, distinct counts and totals a
       answer: { id: `a${i}`, text: 'a', tokenCount: 5, responseTime: 0.1, createdAt: now + 1 },
       newSessionId: `new${i}`,
       sessionGapMs: 30 * 60_000,
-      quota: { day: new Date(now).toISOString().slice(0, 10), limit: 1000 },
     });
-    assert.equal(outcome.stored, true);
+    assert.match(outcome.sessionId, /./);
   }
   const all = store.listMessages('bot', {}, { offset: 0, limit: 100_000 }).items;
   const from = Date.UTC(2023, 0, 1);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
 import { adminTokenAuthorizer, createSigningHandler, type SigningHandlerOptions } from '../../src/server/index.js';
 import { issueVisitorToken, verifyVisitorToken, visitorKey } from '../../src/server/visitor-token.js';
+import { grant } from './helpers/token-grant.js';
 
 const SHOP = 'https://shop.example.com';
 
@@ -73,7 +74,7 @@ describe('identity, browsers and options', () => {
 
     it('the derived key is not the API secret', async () => {
       assert.notEqual(await visitorKey(API_SECRET), API_SECRET);
-      const { token } = await issueVisitorToken(await visitorKey(API_SECRET), 'v_AAAAAAAAAAAAAAAAAAAAAA', 1, 10, CHATBOT_ID);
+      const { token } = await issueVisitorToken(await visitorKey(API_SECRET), grant('v_AAAAAAAAAAAAAAAAAAAAAA', 1, 10));
       assert.doesNotMatch(token, new RegExp(API_SECRET));
     });
   });
@@ -138,7 +139,11 @@ describe('identity, browsers and options', () => {
       assert.equal(allowed.headers.get('Access-Control-Allow-Origin'), SHOP);
       assert.match(allowed.headers.get('Vary') ?? '', /Origin/);
       assert.equal(allowed.headers.get('Access-Control-Allow-Credentials'), null, 'no credentials in token mode');
-      assert.equal(allowed.headers.get('Access-Control-Expose-Headers'), 'Retry-After', 'a cross-origin widget can read when to retry');
+      assert.equal(
+        allowed.headers.get('Access-Control-Expose-Headers'),
+        'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Idempotency-Replayed',
+        'a cross-origin widget can read when to retry, what is left of its budget and whether a send was replayed',
+      );
       for (const origin of ['https://evil.example', 'https://shop.example.com.evil.example', 'http://shop.example.com', 'null']) {
         const refused = await handler(post('/visitor', { Origin: origin }));
         assert.equal(refused.status, 403, origin);

@@ -15,7 +15,7 @@ describe('signing handler routes', () => {
   before(async () => {
     upstream = await startRecordingUpstream();
     // Limits are tested in limits.test.ts; here they would only get in the way of many sends.
-    handler = await startHandler(upstream, { authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN), limits: { sendsPerMinute: 1000, sendsPerDay: 1000 } });
+    handler = await startHandler(upstream, { authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN), limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 } });
   });
   after(async () => {
     await handler.close();

@@ -19,6 +19,7 @@ import type {
   EmulatorStore,
   Exchange,
   ExchangeOutcome,
+  QuotaReservation,
   ImportedMessage,
   Page,
   PageRequest,
@@ -192,6 +193,7 @@ class SqliteStore implements EmulatorStore {
       quotaAdd: s(
         'INSERT INTO quota (chatbot_id, day, used) VALUES (?, ?, 1) ON CONFLICT (chatbot_id, day) DO UPDATE SET used = used + 1',
       ),
+      quotaRelease: s('UPDATE quota SET used = used - 1 WHERE chatbot_id = ? AND day = ? AND used > 0'),
       latestSession: s<{ id: string; last_message_at: number }>(
         'SELECT id, last_message_at FROM sessions WHERE chatbot_id = ? AND user_id = ? ORDER BY last_message_at DESC, rowid DESC LIMIT 1',
       ),
@@ -305,6 +307,19 @@ class SqliteStore implements EmulatorStore {
     return this.statements.quotaUsed.get(chatbotId, day)?.used ?? 0;
   }
 
+  reserveQuota(chatbotId: string, day: string, limit: number): QuotaReservation {
+    return this.db.transaction((): QuotaReservation => {
+      const used = this.quotaUsed(chatbotId, day);
+      if (used >= limit) return { reserved: false, quotaUsed: used };
+      this.statements.quotaAdd.run(chatbotId, day);
+      return { reserved: true, quotaUsed: used + 1 };
+    })();
+  }
+
+  releaseQuota(chatbotId: string, day: string): void {
+    this.statements.quotaRelease.run(chatbotId, day);
+  }
+
   latestSession(chatbotId: string, userId: string): { id: string; lastMessageAt: number } | undefined {
     const row = this.statements.latestSession.get(chatbotId, userId);
     return row && { id: row.id, lastMessageAt: row.last_message_at };
@@ -352,17 +367,14 @@ class SqliteStore implements EmulatorStore {
 
   recordExchange(exchange: Exchange): ExchangeOutcome {
     return this.db.transaction((): ExchangeOutcome => {
-      const { chatbotId, userId, userName, question, answer, quota } = exchange;
-      const used = this.quotaUsed(chatbotId, quota.day);
-      if (used >= quota.limit) return { stored: false, reason: 'quota', quotaUsed: used };
+      const { chatbotId, userId, userName, question, answer } = exchange;
       const latest = this.latestSession(chatbotId, userId);
       const sessionId =
         latest && question.createdAt - latest.lastMessageAt < exchange.sessionGapMs ? latest.id : exchange.newSessionId;
       const common = { chatbotId, sessionId, userId, userName, url: null };
       this.addMessage({ ...common, ...question, senderType: 'User', responseTime: null });
       this.addMessage({ ...common, ...answer, senderType: 'Bot' });
-      this.statements.quotaAdd.run(chatbotId, quota.day);
-      return { stored: true, sessionId, quotaUsed: used + 1 };
+      return { sessionId };
     })();
   }
 

@@ -64,13 +64,18 @@ export interface Exchange {
   /** Id for a new session, used when the user's latest session is idle for `sessionGapMs` or longer. */
   newSessionId: string;
   sessionGapMs: number;
-  /** The daily quota to check and consume in the same transaction. */
-  quota: { day: string; limit: number };
 }
 
-export type ExchangeOutcome =
-  | { stored: true; sessionId: string; quotaUsed: number }
-  | { stored: false; reason: 'quota'; quotaUsed: number };
+/** Where {@link EmulatorStore.recordExchange} stored a send. */
+export interface ExchangeOutcome {
+  sessionId: string;
+}
+
+/** What {@link EmulatorStore.reserveQuota} did: a slot taken (or not), and the day's use after it. */
+export interface QuotaReservation {
+  reserved: boolean;
+  quotaUsed: number;
+}
 
 /** A message to import (seed file, demo data): the seed shape, already validated. */
 export interface ImportedMessage extends StoredMessage {
@@ -86,9 +91,16 @@ export interface EmulatorStore {
   /** The last `limit` messages of a session, oldest first, for reply sources that use context. */
   sessionHistory(chatbotId: string, sessionId: string, limit: number): ReplyHistoryItem[];
   /**
-   * Stores a send in one transaction: quota check and increment, session choice (the 30-minute
-   * rule), both messages, the user and session records and the monthly rollups. Nothing is stored
-   * when the quota is spent.
+   * Takes one slot of a chatbot's daily quota, atomically (check and increment in one
+   * transaction): concurrent sends can never overrun it. A send reserves before it asks the reply
+   * source, so a send refused over quota never costs a reply.
+   */
+  reserveQuota(chatbotId: string, day: string, limit: number): QuotaReservation;
+  /** Gives back a slot reserved by a send that stored nothing (its reply failed or the caller left). */
+  releaseQuota(chatbotId: string, day: string): void;
+  /**
+   * Stores a send in one transaction: session choice (the 30-minute rule), both messages, the user
+   * and session records and the monthly rollups. Its quota slot was reserved before.
    */
   recordExchange(exchange: Exchange): ExchangeOutcome;
 

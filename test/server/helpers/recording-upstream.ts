@@ -76,7 +76,10 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
   let nextId = 1;
   const sockets = new Set<import('node:net').Socket>();
 
+  let lastCreatedAt = 0;
   const store = (message: Partial<StoredMessage> & { chatUserId: string; text: string }): StoredMessage => {
+    // Stored now (a seed may say when), each one after the previous, like upstream's clock.
+    lastCreatedAt = message.createdAt ? Date.parse(message.createdAt) : Math.max(Date.now(), lastCreatedAt + 1);
     const stored: StoredMessage = {
       id: message.id ?? `m${nextId++}`,
       chatbotId: CHATBOT_ID,
@@ -86,7 +89,7 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       text: message.text,
       tokenCount: 3,
       responseTime: message.senderType === 'Bot' ? 0.5 : null,
-      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, nextId)).toISOString(),
+      createdAt: new Date(lastCreatedAt).toISOString(),
       ...(message.url ? { url: message.url } : {}),
     };
     messages.unshift(stored);

@@ -1,0 +1,168 @@
+/**
+ * Send budgets: what a visitor may still send, and the `X-RateLimit-*` headers that tell them.
+ *
+ * Windows counted for every send attempt that carries a valid identity:
+ * - the identity's own: `sendsPerMinute` and `sendsPerDay`;
+ * - for visitors with tokens from `/visitor` (not `identify()` users), their client address's,
+ *   whatever number of identities it holds: `sendsPerMinutePerAddress`, and in a UTC day
+ *   `dailyQuotaSharePerAddress` of the chatbot's daily quota, rounded up. The quota is what
+ *   upstream last reported in `X-RateLimit-Limit` (kept in the store, so every instance knows it);
+ *   until it has, the free tier's 100 is assumed. So one address cannot spend everyone's day.
+ * Upstream's own quota window (from its last `X-RateLimit-*` headers) joins them in the headers.
+ */
+import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
+import type { ResolvedOptions } from './options.js';
+import { DAY_MS, MINUTE_MS, secondsUntil, windowAt } from './rate-limits.js';
+import { HandlerAnswer, refuse, TEXT } from './responses.js';
+
+/** Assumed daily quota until upstream has reported one: the smallest tier's, the free tier's. */
+export const ASSUMED_DAILY_QUOTA = 100;
+/** How long upstream's last reported quota is kept: the limit stays true past its day's reset. */
+const UPSTREAM_QUOTA_KEEP_MS = 7 * DAY_MS;
+
+/** Who is sending, as the budgets see it. `address` only for visitors with tokens. */
+export interface Sender {
+  userId: string;
+  address?: string;
+}
+
+/** One window of a budget: its limit, what is used of it, when it ends (Unix ms). */
+export interface BudgetWindow {
+  limit: number;
+  used: number;
+  resetAt: number;
+}
+
+/** A sender's windows in the handler, and upstream's quota window when known. */
+export interface Budget {
+  own: BudgetWindow[];
+  upstream?: BudgetWindow;
+}
+
+interface WindowSpec {
+  name: string;
+  subject: string;
+  windowMs: number;
+  limit: number;
+  refusal: string;
+}
+
+/** Upstream's daily quota as it last reported it. */
+interface UpstreamQuota {
+  limit: number;
+  remaining: number;
+  /** Unix seconds of its reset. */
+  reset: number;
+}
+
+const upstreamQuotaKey = (options: ResolvedOptions) => `${options.chatbotId}:upstream-quota`;
+
+async function upstreamQuota(options: ResolvedOptions): Promise<UpstreamQuota | undefined> {
+  const text = await options.store.get(upstreamQuotaKey(options));
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as UpstreamQuota;
+    return Number.isInteger(value.limit) && value.limit > 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function specsFor(options: ResolvedOptions, sender: Sender, quota: UpstreamQuota | undefined): WindowSpec[] {
+  const { limits } = options;
+  const specs: WindowSpec[] = [
+    { name: 'send-minute', subject: sender.userId, windowMs: MINUTE_MS, limit: limits.sendsPerMinute, refusal: TEXT.tooManySends },
+    { name: 'send-day', subject: sender.userId, windowMs: DAY_MS, limit: limits.sendsPerDay, refusal: TEXT.dailyLimit },
+  ];
+  if (sender.address !== undefined) {
+    const dailyShare = Math.ceil(limits.dailyQuotaSharePerAddress * (quota?.limit ?? ASSUMED_DAILY_QUOTA));
+    specs.push(
+      { name: 'address-send-minute', subject: sender.address, windowMs: MINUTE_MS, limit: limits.sendsPerMinutePerAddress, refusal: TEXT.tooManySendsFromAddress },
+      { name: 'address-send-day', subject: sender.address, windowMs: DAY_MS, limit: dailyShare, refusal: TEXT.addressDailyLimit },
+    );
+  }
+  return specs;
+}
+
+/** Upstream's window as of `now`: a reported day that has ended is a fresh, unused one. */
+function upstreamWindow(quota: UpstreamQuota | undefined, now: number): BudgetWindow | undefined {
+  if (!quota) return undefined;
+  if (quota.reset * 1000 > now) return { limit: quota.limit, used: quota.limit - quota.remaining, resetAt: quota.reset * 1000 };
+  return { limit: quota.limit, used: 0, resetAt: (Math.floor(now / DAY_MS) + 1) * DAY_MS };
+}
+
+/**
+ * Counts one send attempt in every window of `sender`. Past any limit, answers 429 with
+ * `Retry-After` (of the refusing window that ends last) and the rate headers; the send then never
+ * reaches upstream. Resolves to the windows, for the headers of the answer.
+ */
+export async function spendSend(options: ResolvedOptions, sender: Sender): Promise<Budget> {
+  const now = options.now();
+  const quota = await upstreamQuota(options);
+  const specs = specsFor(options, sender, quota);
+  const counted = await Promise.all(
+    specs.map(async (spec) => {
+      const { key, endsAt } = windowAt(options, spec.name, spec.subject, spec.windowMs, now);
+      return { spec, window: { limit: spec.limit, used: await options.store.increment(key, endsAt), resetAt: endsAt } };
+    }),
+  );
+  const budget: Budget = { own: counted.map(({ window }) => window), upstream: upstreamWindow(quota, now) };
+  const refused = counted.filter(({ window }) => window.used > window.limit).sort((a, b) => b.window.resetAt - a.window.resetAt)[0];
+  if (refused) {
+    refuse(429, refused.spec.refusal, { 'Retry-After': String(secondsUntil(refused.window.resetAt, now)), ...rateHeaders(budget) });
+  }
+  return budget;
+}
+
+/** The windows of `sender` without counting (for answers that spend nothing, such as repeats). */
+export async function readBudget(options: ResolvedOptions, sender: Sender): Promise<Budget> {
+  const now = options.now();
+  const quota = await upstreamQuota(options);
+  const own = await Promise.all(
+    specsFor(options, sender, quota).map(async (spec) => {
+      const { key, endsAt } = windowAt(options, spec.name, spec.subject, spec.windowMs, now);
+      return { limit: spec.limit, used: Number((await options.store.get(key)) ?? 0), resetAt: endsAt };
+    }),
+  );
+  return { own, upstream: upstreamWindow(quota, now) };
+}
+
+/**
+ * The `X-RateLimit-*` headers of the tightest window: the fewest sends left (ties: the one that
+ * ends last). `Reset` is Unix seconds, as upstream gives it.
+ */
+export function rateHeaders(budget: Budget): Record<string, string> {
+  let tightest: BudgetWindow | undefined;
+  let fewest = Infinity;
+  for (const window of budget.upstream ? [...budget.own, budget.upstream] : budget.own) {
+    const left = Math.max(0, window.limit - window.used);
+    if (left < fewest || (left === fewest && window.resetAt > tightest!.resetAt)) {
+      tightest = window;
+      fewest = left;
+    }
+  }
+  if (!tightest) return {};
+  return {
+    [HEADER_RATE_LIMIT]: String(tightest.limit),
+    [HEADER_RATE_REMAINING]: String(fewest),
+    [HEADER_RATE_RESET]: String(Math.ceil(tightest.resetAt / 1000)),
+  };
+}
+
+/**
+ * Keeps upstream's `X-RateLimit-*` figures of a send answer in the store. Best effort: a store
+ * that fails here must not fail a send upstream already accepted.
+ */
+export async function noteUpstreamQuota(options: ResolvedOptions, headers: Headers): Promise<BudgetWindow | undefined> {
+  const limit = Number(headers.get(HEADER_RATE_LIMIT));
+  const remaining = Number(headers.get(HEADER_RATE_REMAINING));
+  const reset = Number(headers.get(HEADER_RATE_RESET));
+  if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(remaining) || remaining < 0 || !Number.isInteger(reset)) return undefined;
+  const quota: UpstreamQuota = { limit, remaining: Math.min(remaining, limit), reset };
+  try {
+    await options.store.put(upstreamQuotaKey(options), JSON.stringify(quota), options.now() + UPSTREAM_QUOTA_KEEP_MS);
+  } catch (error) {
+    if (!(error instanceof HandlerAnswer)) throw error;
+  }
+  return upstreamWindow(quota, options.now());
+}

@@ -1,0 +1,127 @@
+/**
+ * `POST {base}/message`: sends as the caller, exactly once per `Idempotency-Key`, within the
+ * caller's budgets, and tells the caller what is left of them in `X-RateLimit-*` headers.
+ *
+ * With a key: a finished key is answered from its record (no upstream call, no budget spent); a
+ * key in flight is waited for; a key whose earlier attempt ended uncertain is first looked for
+ * upstream; otherwise the send goes upstream and its outcome is recorded, even when the browser
+ * has gone away meanwhile. A success names the two stored messages in `stored`.
+ */
+import { envelopeOf } from './envelope.js';
+import { callerIdentity, clientAddressOf } from './identity.js';
+import { IdempotencyRecordOf, idempotencyKeyOf, REPLAYED_HEADER, type OwnedKey, type Outcome } from './idempotency.js';
+import { readJsonObject } from './request-body.js';
+import { HandlerAnswer, jsonText } from './responses.js';
+import type { RouteContext } from './route-context.js';
+import { noteUpstreamQuota, rateHeaders, readBudget, spendSend, type Budget, type Sender } from './send-budget.js';
+import { findStored, type StoredPair } from './stored-messages.js';
+import { callUpstream, type UpstreamAnswer } from './upstream.js';
+import { chatbotMissing, requireJson, sendInput, type SendInput } from './visitor-routes.js';
+
+const DEFAULT_NAME = 'Visitor';
+
+/** The send answer's body: the upstream envelope, plus `stored` when the handler identified the messages. */
+function successBody(reply: string, stored: StoredPair | undefined): string {
+  return JSON.stringify({ data: reply, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0, ...(stored ? { stored } : {}) });
+}
+
+/** Sends `input` upstream as `identity`, noting upstream's quota figures on the way. */
+async function forward(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput): Promise<UpstreamAnswer> {
+  const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
+  const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
+  let quotaHeaders: Headers | undefined;
+  try {
+    return await callUpstream(ctx.options, { method: 'POST', path: '/message', label: 'POST /message', body, onHeaders: (headers) => (quotaHeaders = headers) });
+  } finally {
+    if (quotaHeaders) budget.upstream = (await noteUpstreamQuota(ctx.options, quotaHeaders)) ?? budget.upstream;
+  }
+}
+
+/** The outcome of an upstream answer the route judges (2xx, 400; 404 is the owner's problem). */
+function outcomeOf(ctx: RouteContext, answer: UpstreamAnswer, stored: StoredPair | undefined): Outcome {
+  if (answer.status === 400) return { status: 400, body: JSON.stringify(answer.body) };
+  if (answer.status === 404) chatbotMissing(ctx, 'POST /message');
+  const envelope = envelopeOf(answer.body as Record<string, unknown>);
+  return { status: 200, body: successBody(typeof envelope.data === 'string' ? envelope.data : '', stored) };
+}
+
+/** The keyed send, from holding the key to its recorded outcome. */
+async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput, owned: OwnedKey): Promise<Outcome> {
+  const { options } = ctx;
+  if (owned.earlierAttempts.length > 0) {
+    let earlier: StoredPair | undefined;
+    try {
+      earlier = await findStored(options, identity.userId, owned.key, owned.earlierAttempts);
+    } catch (error) {
+      await owned.release(); // nothing sent: the key stays uncertain for the next retry
+      throw error;
+    }
+    if (earlier) {
+      const outcome = { status: 200, body: successBody(earlier[1]?.text ?? '', earlier) };
+      await owned.finish(outcome);
+      return outcome;
+    }
+  }
+  let answer: UpstreamAnswer;
+  try {
+    answer = await forward(ctx, budget, identity, input);
+  } catch (error) {
+    if (error instanceof HandlerAnswer && error.response.status === 429) await owned.release(); // upstream refused: nothing stored
+    else await owned.uncertain();
+    throw error;
+  }
+  if (answer.status === 404) {
+    await owned.release();
+    chatbotMissing(ctx, 'POST /message');
+  }
+  let stored: StoredPair | undefined;
+  if (answer.status === 200) {
+    const replyText = envelopeOf(answer.body as Record<string, unknown>).data;
+    // Naming the stored messages is a help to the widget, not part of the send: if it fails, the
+    // answer goes without `stored`.
+    stored = await findStored(options, identity.userId, owned.key, [owned.attempt()], typeof replyText === 'string' ? replyText : undefined).catch(() => undefined);
+  }
+  const outcome = outcomeOf(ctx, answer, stored);
+  await owned.finish(outcome).catch(() => undefined); // unrecorded, the key's lease ends and a retry looks upstream
+  return outcome;
+}
+
+/** `POST {base}/message`. */
+export async function send(ctx: RouteContext): Promise<Response> {
+  const { request, options } = ctx;
+  requireJson(request);
+  const identity = await callerIdentity(options, request, ctx.visitorKey);
+  const sender: Sender = { userId: identity.userId, address: identity.visitor ? clientAddressOf(options, request, ctx.context) : undefined };
+  let budget: Budget | undefined;
+  // Every answer to a known caller says what is left of their budget.
+  const withRate = async (response: Response): Promise<Response> => {
+    try {
+      budget ??= await readBudget(options, sender);
+    } catch {
+      return response; // the store cannot say: the answer goes without the figures
+    }
+    for (const [name, value] of Object.entries(rateHeaders(budget))) if (!response.headers.has(name)) response.headers.set(name, value);
+    return response;
+  };
+  try {
+    const key = idempotencyKeyOf(request);
+    const record = key === undefined ? undefined : new IdempotencyRecordOf(options, identity.userId, key);
+    const settled = await record?.settled();
+    if (settled) return await withRate(jsonText(settled.status, settled.body, { [REPLAYED_HEADER]: 'true' }));
+
+    budget = await spendSend(options, sender);
+    const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
+    if (!record) {
+      const answer = await forward(ctx, budget, identity, input);
+      const outcome = outcomeOf(ctx, answer, undefined);
+      return await withRate(jsonText(outcome.status, outcome.body));
+    }
+    const claim = await record.claim(input.content);
+    if ('outcome' in claim) return await withRate(jsonText(claim.outcome.status, claim.outcome.body, { [REPLAYED_HEADER]: 'true' }));
+    const outcome = await sendOnce(ctx, budget, identity, input, claim.owned);
+    return await withRate(jsonText(outcome.status, outcome.body));
+  } catch (error) {
+    if (error instanceof HandlerAnswer) throw new HandlerAnswer(await withRate(error.response));
+    throw error;
+  }
+}

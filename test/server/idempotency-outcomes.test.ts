@@ -1,0 +1,198 @@
+// Which outcomes a key keeps, and what the handler does when its store fails or fills up. The
+// handler runs in-process with Web Requests in front of the recording upstream, which can answer
+// anything, so every upstream call (or its absence) is visible.
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
+import { createSigningHandler, MemoryStore, StoreFullError, type HandlerStore, type SigningHandlerOptions } from '../../src/server/index.js';
+import { TEXT } from '../../src/server/responses.js';
+import type { CapturedLog } from './helpers/handler-server.js';
+
+const ROOMY = { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 };
+
+describe('idempotency outcomes and the store', () => {
+  let upstream: RecordingUpstream;
+  let logs: CapturedLog[];
+
+  before(async () => {
+    upstream = await startRecordingUpstream();
+  });
+  after(() => upstream.close());
+  beforeEach(() => {
+    upstream.reset();
+    logs = [];
+  });
+
+  function makeHandler(options: Partial<SigningHandlerOptions> = {}) {
+    return createSigningHandler({
+      apiBaseUrl: upstream.baseUrl,
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      chatbotId: CHATBOT_ID,
+      limits: ROOMY,
+      logger: { warn: (message) => logs.push({ level: 'warn', message }), error: (message) => logs.push({ level: 'error', message }) },
+      ...options,
+    });
+  }
+  type Handler = ReturnType<typeof makeHandler>;
+  async function visitor(handler: Handler): Promise<{ token: string; userId: string }> {
+    const response = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { data: { token: string; userId: string } }).data;
+  }
+  function send(handler: Handler, token: string, content: string, key?: string) {
+    return handler(
+      new Request('http://localhost/chatbot/message', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, ...(key ? { 'Idempotency-Key': key } : {}) },
+        body: JSON.stringify({ content }),
+      }),
+    );
+  }
+  const posts = () => upstream.requests.filter((r) => r.method === 'POST').length;
+
+  it('keeps an upstream 400 about the message: the repeat gets it without calling upstream', async () => {
+    const handler = makeHandler();
+    const { token } = await visitor(handler);
+    const validation = JSON.stringify({ title: 'One or more validation errors occurred.', status: 400, errors: { 'message.content': ['Not allowed.'] } });
+    upstream.override = (r) => (r.method === 'POST' ? { status: 400, body: validation } : undefined);
+    const first = await send(handler, token, 'refused by upstream', 'k-400');
+    assert.equal(first.status, 400);
+    const firstText = await first.text();
+    upstream.override = undefined;
+    const repeat = await send(handler, token, 'refused by upstream', 'k-400');
+    assert.equal(repeat.status, 400);
+    assert.equal(await repeat.text(), firstText);
+    assert.equal(posts(), 1);
+  });
+
+  it('does not keep upstream\'s 429: nothing was stored, so the retry sends', async () => {
+    const handler = makeHandler();
+    const { token, userId } = await visitor(handler);
+    upstream.override = (r) => (r.method === 'POST' ? { status: 429, headers: { 'Content-Type': 'application/json', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 60) }, body: '{"data":null,"error":"quota"}' } : undefined);
+    assert.equal((await send(handler, token, 'later', 'k-429')).status, 429);
+    upstream.override = undefined;
+    const retry = await send(handler, token, 'later', 'k-429');
+    assert.equal(retry.status, 200);
+    assert.equal(posts(), 2);
+    assert.equal(upstream.requests.filter((r) => r.method === 'GET' && r.query.get('userId') === userId).length, 1, 'no look-up before the retry, one to name the stored messages');
+  });
+
+  it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
+    const handler = makeHandler();
+    const { token, userId } = await visitor(handler);
+    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
+    assert.equal((await send(handler, token, 'after a fault', 'k-500')).status, 502);
+    upstream.override = undefined;
+    const retry = await send(handler, token, 'after a fault', 'k-500');
+    assert.equal(retry.status, 200);
+    const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string }> };
+    assert.deepEqual(body.stored.map((m) => m.text), ['after a fault', 'You said: after a fault']);
+    assert.deepEqual(
+      upstream.requests.map((r) => `${r.method} ${r.path.split('/').pop()}`),
+      ['POST message', 'GET messages', 'POST message', 'GET messages'],
+      'fault, look-up, send, naming the stored pair',
+    );
+    assert.ok(upstream.requests.filter((r) => r.method === 'GET').every((r) => r.query.get('userId') === userId));
+  });
+
+  it('a holder that never finished (crashed instance) holds the key only until its lease ends; its attempt is looked for', async () => {
+    const store = new MemoryStore();
+    const handler = makeHandler({ store });
+    const { token, userId } = await visitor(handler);
+    const started = Date.now();
+    // What an instance leaves behind when it dies mid-send: a pending record with a lease.
+    const pending = { state: 'pending', owner: 'dead-instance', leaseUntil: started + 400, startedAt: started, content: 'from the dead', attempts: [] };
+    await store.add(`${CHATBOT_ID}:idem:${userId}:k-crash`, JSON.stringify(pending), started + 86_400_000);
+    // …and what that instance managed to send before it died.
+    upstream.seed({ chatUserId: userId, text: 'from the dead', createdAt: new Date(started + 10).toISOString() });
+    upstream.seed({ chatUserId: userId, text: 'You said: from the dead', senderType: 'Bot', createdAt: new Date(started + 20).toISOString() });
+    const response = await send(handler, token, 'from the dead', 'k-crash');
+    const waited = Date.now() - started;
+    assert.equal(response.status, 200);
+    assert.ok(waited >= 350, `waited for the lease (${waited} ms)`);
+    assert.ok(waited < 5_000, `but not forever (${waited} ms)`);
+    const body = (await response.json()) as { data: string; stored: Array<{ text: string }> };
+    assert.equal(body.data, 'You said: from the dead');
+    assert.equal(posts(), 0, 'found upstream, not sent again');
+  });
+
+  it('a store that rejects: 503 with a visitor text, one log line for the owner, nothing upstream', async () => {
+    const failing: HandlerStore = {
+      increment: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED redis://:hunter2@cache:6379'), { code: 'ECONNREFUSED' })),
+      get: () => Promise.reject(new Error('down')),
+      add: () => Promise.reject(new Error('down')),
+      swap: () => Promise.reject(new Error('down')),
+    };
+    const working = makeHandler();
+    const { token } = await visitor(working);
+    const handler = makeHandler({ store: failing });
+    for (let i = 0; i < 3; i++) {
+      const response = await send(handler, token, 'hi', `k-down-${i}`);
+      assert.equal(response.status, 503);
+      assert.equal(((await response.json()) as { error: string }).error, TEXT.storeDown);
+      assert.ok(Number(response.headers.get('Retry-After')) >= 1);
+    }
+    const visitorAnswer = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+    assert.equal(visitorAnswer.status, 503, 'no identity is issued unchecked either');
+    assert.equal(upstream.requests.length, 0);
+    const errors = logs.filter((l) => l.level === 'error');
+    assert.equal(errors.length, 1, `one log line, not one per request: ${JSON.stringify(errors)}`);
+    assert.match(errors[0]!.message, /store failed.*503.*store option/);
+    assert.doesNotMatch(errors[0]!.message, /hunter2/, 'no connection secret in the log');
+  });
+
+  it('a full store: new keys are refused with 503 "busy", nothing lost or duplicated, and it works again once keys expire', async () => {
+    let storeClock = Date.now();
+    const store = new MemoryStore({ maxKeys: 12, now: () => storeClock });
+    const handler = makeHandler({ store });
+    const { token, userId } = await visitor(handler);
+    const answered = new Map<string, string>();
+    let full: Response | undefined;
+    for (let i = 0; i < 12 && !full; i++) {
+      const response = await send(handler, token, `message ${i}`, `k-full-${i}`);
+      if (response.status === 503) full = response;
+      else {
+        assert.equal(response.status, 200);
+        answered.set(`k-full-${i}`, await response.text());
+      }
+    }
+    assert.ok(full, 'the store filled up');
+    assert.equal(((await full.json()) as { error: string }).error, TEXT.storeFull);
+    assert.ok(answered.size >= 1);
+    const storedBefore = upstream.requests.filter((r) => r.method === 'POST').length;
+    assert.equal(storedBefore, answered.size, 'the refused send never reached upstream');
+    for (const [key, text] of answered) {
+      const repeat = await send(handler, token, 'ignored', key);
+      assert.equal(await repeat.text(), text, `${key}: its record is intact while the store is full`);
+    }
+    assert.equal(posts(), answered.size, 'no repeat was sent again');
+    assert.ok(logs.some((l) => l.level === 'error' && /store is full/.test(l.message)));
+
+    storeClock += 25 * 3_600_000; // every window and record has expired
+    const later = await send(handler, token, 'after expiry', 'k-after');
+    assert.equal(later.status, 200);
+    assert.equal(upstream.requests.filter((r) => r.method === 'POST' && r.body.includes(userId)).length, answered.size + 1);
+  });
+
+  it('limitStore still works for one release, with one deprecation warning naming store', async () => {
+    const counted: string[] = [];
+    const counts = new Map<string, number>();
+    const limitStore = {
+      async increment(key: string) {
+        counted.push(key);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        return counts.get(key)!;
+      },
+    };
+    const handler = makeHandler({ limitStore, limits: { ...ROOMY, sendsPerMinute: 1 } });
+    const warnings = logs.filter((l) => l.level === 'warn');
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!.message, /limitStore.*deprecated.*pass store/);
+    const { token } = await visitor(handler);
+    assert.equal((await send(handler, token, 'one', 'k-legacy')).status, 200);
+    assert.equal((await send(handler, token, 'one', 'k-legacy')).status, 200, 'the repeat is answered from the record (kept in memory)');
+    assert.equal((await send(handler, token, 'two', 'k-legacy-2')).status, 429, 'its counters still limit');
+    assert.ok(counted.some((key) => key.startsWith(`${CHATBOT_ID}:send-minute:`)));
+  });
+});
