@@ -18,7 +18,7 @@ interface Env {
 let handler: SigningHandler | undefined;
 
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
+  fetch(request: Request, env: Env, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname !== '/chatbot' && !pathname.startsWith('/chatbot/')) {
       // The rest of your site.
@@ -35,6 +35,9 @@ export default {
       // visitor's address and replaces any value the visitor sent, so it can be trusted on Workers.
       clientAddress: (r) => r.headers.get('CF-Connecting-IP'),
     });
-    return handler(request);
+    const answer = handler(request);
+    // A send handed to upstream is seen through and its outcome kept even if the visitor leaves.
+    ctx.waitUntil(answer);
+    return answer;
   },
 };

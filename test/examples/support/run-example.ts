@@ -142,7 +142,8 @@ async function call(origin: string, method: string, path: string, options: { tok
 
 /**
  * What every example must do: a visitor identity, a send answered by the emulator, the visitor's
- * own messages listed, and a 429 with Retry-After once the per-minute send limit is spent.
+ * own messages listed, an idempotent repeat answered from the store without a second message
+ * upstream, and a 429 with Retry-After once a send limit is spent.
  * `headers` go on every request (a platform's client-address header, for instance).
  */
 export async function driveConversation(example: RunningExample, emulator: Harness, runtime: string, headers: Record<string, string> = {}): Promise<void> {
@@ -164,6 +165,18 @@ export async function driveConversation(example: RunningExample, emulator: Harne
   assert.ok((list.json.data as { chatUserId: string }[]).every((m) => m.chatUserId === userId));
   const stored = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
   assert.equal(stored.body.totalItems, 2);
+
+  // The same Idempotency-Key twice: the first answer again, and one message stored upstream.
+  const key = `example-${runtime.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now()}`;
+  const once = { token, body: { content: 'exactly once' }, headers: { ...headers, 'Idempotency-Key': key } };
+  const first = await call(example.origin, 'POST', '/chatbot/message', once);
+  assert.equal(first.status, 200, first.text + where());
+  const repeat = await call(example.origin, 'POST', '/chatbot/message', once);
+  assert.equal(repeat.status, 200, repeat.text + where());
+  assert.equal(repeat.text, first.text);
+  assert.equal(repeat.headers.get('idempotency-replayed'), 'true');
+  const afterRepeat = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
+  assert.equal(afterRepeat.body.totalItems, 4, 'the repeated send was stored once (question and reply)');
 
   // 10 sends a minute per identity: 21 attempts put 11 into one minute even across a boundary.
   let limited: Awaited<ReturnType<typeof call>> | undefined;
