@@ -40,7 +40,7 @@ export async function serveSendsChild([mode, variant, upstreamUrl]: string[]): P
             apiSecret: BOT.apiSecret,
             chatbotId: BOT.id,
             logger: { warn() {}, error() {} },
-            limits: { sendsPerMinute: UNLIMITED, sendsPerDay: UNLIMITED },
+            limits: { sendsPerMinute: UNLIMITED, sendsPerDay: UNLIMITED, sendsPerMinutePerAddress: UNLIMITED, dailyQuotaSharePerAddress: 1 },
             ...(variant === 'keep-alive' ? { fetch: keepAliveFetch } : {}),
           }),
         );
