@@ -25,6 +25,8 @@ export interface StartConfig {
   adminToken: string;
   generatedAdminToken: boolean;
   allowedOrigins: string[];
+  /** CHATBOT_REDIS_URL: the handler's store on that Redis, shared by every process using it; else in memory. */
+  redisUrl: string | undefined;
 }
 
 const UPSTREAM_VARIABLES = ['CHATBOT_API_BASE_URL', 'CHATBOT_API_KEY', 'CHATBOT_API_SECRET', 'CHATBOT_ID'] as const;
@@ -74,6 +76,20 @@ export function readStartConfig(env: NodeJS.ProcessEnv): StartConfig {
     }
   }
 
+  const redisUrl = env.CHATBOT_REDIS_URL || undefined;
+  if (redisUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(redisUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^rediss?:$/.test(parsed.protocol) || !parsed.hostname) {
+      // The value is not repeated: it may hold a password.
+      throw new StartConfigError('CHATBOT_REDIS_URL must be a Redis URL such as redis://127.0.0.1:6379 (redis:// or rediss://, a host, a port); the value set is not one.');
+    }
+  }
+
   if (env.CHATBOT_ADMIN_TOKEN && env.CHATBOT_ADMIN_TOKEN.length < 16) {
     // A short token can be guessed; the handler refuses it too, this says so in the variable's words.
     throw new StartConfigError('CHATBOT_ADMIN_TOKEN must be at least 16 characters long (try: openssl rand -base64 24).');
@@ -90,5 +106,6 @@ export function readStartConfig(env: NodeJS.ProcessEnv): StartConfig {
     adminToken,
     generatedAdminToken,
     allowedOrigins,
+    redisUrl,
   };
 }

@@ -13,11 +13,14 @@ import { createSigningHandler, adminTokenAuthorizer } from '../src/server/index.
 import { toNodeListener } from '../src/server/adapters/node.js';
 import { readStartConfig, StartConfigError, type UpstreamConfig } from './config.js';
 import { createStaticSite } from './static-site.js';
+import { connectRedisStore, type RedisStoreConnection } from './redis.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 async function main(): Promise<void> {
   const config = readStartConfig(process.env);
+  // Before listening: a Redis that is not there stops npm start with one line, not a broken stack.
+  const redis: RedisStoreConnection | undefined = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
   const site = await createStaticSite();
   const replySource = config.upstream ? undefined : createReplySourceFromEnv(process.env);
   const emulator: Emulator | undefined = replySource
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     basePath: '/chatbot',
     authorizeAdmin: adminTokenAuthorizer(config.adminToken),
     allowedOrigins: config.allowedOrigins,
+    ...(redis ? { store: redis.store } : {}),
   });
   handlerListener = toNodeListener(handler);
 
@@ -73,6 +77,9 @@ async function main(): Promise<void> {
     emulator
       ? `  Emulator         ${origin}/api  (signed API for servers and chatbot-api; data in ${join(config.dataDir, 'emulator.sqlite')}, replies from ${replySource!.name})`
       : `  Upstream         ${upstream.baseUrl}`,
+    redis
+      ? `  Store            Redis at ${redis.address} (CHATBOT_REDIS_URL): limits, idempotency and revocations shared by every process using it`
+      : '  Store            this process\'s memory; set CHATBOT_REDIS_URL to share limits across several processes',
     '',
   ];
   if (emulator) {
@@ -91,6 +98,7 @@ async function main(): Promise<void> {
     server.close();
     server.closeAllConnections();
     emulator?.close();
+    void redis?.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);

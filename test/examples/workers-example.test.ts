@@ -14,7 +14,7 @@ describe('examples/cloudflare-workers (wrangler dev, Durable Object store)', () 
     tool('node_modules/.bin/wrangler', 'run `npm install` (the "wrangler" devDependency, pinned to 4.86.0, the last release that runs on Node 20).');
     linkPackage();
     const { PORT: _port, ...vars } = exampleEnv(emulator, 0);
-    worker = await startWranglerDev(join(examplesDir, 'cloudflare-workers/wrangler.toml'), 90_000, vars);
+    worker = await startWranglerDev(join(examplesDir, 'cloudflare-workers/wrangler.toml'), { vars });
   });
   after(() => worker?.stop());
 

@@ -2,10 +2,10 @@
 // nothing written to disk, stopped by the test. A machine without redis-server fails the test
 // with the install line; the Redis store's tests never pass by skipping.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export const REDIS_INSTALL_HINT =
   'redis-server is not installed, and the Redis store is tested against a real one: install it (Debian/Ubuntu: `apt-get install -y redis-server`; macOS: `brew install redis`) or put it on PATH.';
@@ -15,14 +15,8 @@ export interface RunningRedis {
   port: number;
   /** Stops the server (idempotent): what a Redis that went down looks like to its clients. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  /** Starts an empty server again on the same port, after `stop`: Redis is back. */
+  restart(): Promise<void>;
 }
 
 function start(port: number, dir: string): Promise<ChildProcess> {
@@ -66,17 +60,25 @@ export async function startRedisServer(): Promise<RunningRedis> {
       if (attempt >= 4 || !/Address already in use/i.test(String(error))) throw error;
     }
   }
-  const running = child;
+  let running = child;
+  const kill = async () => {
+    if (running.exitCode === null && running.signalCode === null) {
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    }
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     async stop() {
-      if (running.exitCode === null && running.signalCode === null) {
-        const exited = new Promise((resolve) => running.once('exit', resolve));
-        running.kill('SIGKILL');
-        await exited;
-      }
+      await kill();
       rmSync(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      await kill();
+      mkdirSync(dir, { recursive: true });
+      running = await start(port, dir);
     },
   };
 }

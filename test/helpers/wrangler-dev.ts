@@ -2,10 +2,10 @@
 // ports, with its local state in a temporary folder, and stops it with its workerd.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wrangler = join(root, 'node_modules/.bin/wrangler');
@@ -16,24 +16,26 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+export interface WranglerDevOptions {
+  /** Local state (Durable Object storage) kept here and not removed on stop, to start again on it. */
+  persistTo?: string;
+  /** `--var NAME:VALUE` for each. */
+  vars?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
 }
 
-/** `vars` become the Worker's environment variables (`--var NAME:VALUE`), as .dev.vars would set them. */
-export async function startWranglerDev(config: string, timeoutMs = 90_000, vars: Record<string, string> = {}): Promise<RunningWorker> {
+export async function startWranglerDev(config: string, options: WranglerDevOptions = {}): Promise<RunningWorker> {
   if (!existsSync(wrangler)) throw new Error('wrangler is not installed: run `npm install` (it is a devDependency).');
-  const state = mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     wrangler,
-    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn', ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`])],
+    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn', ...vars],
     {
-      cwd: root,
+      cwd: options.cwd ?? root,
       // Its own process group, so stopping it stops the workerd it started too.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,7 +52,7 @@ export async function startWranglerDev(config: string, timeoutMs = 90_000, vars:
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
     }
-    rmSync(state, { recursive: true, force: true });
+    if (!options.persistTo) rmSync(state, { recursive: true, force: true });
   };
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;

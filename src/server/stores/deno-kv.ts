@@ -113,7 +113,7 @@ class DenoKvStore implements HandlerStore {
       const atomic = this.kv.atomic().check({ key: kvKey, versionstamp: read.versionstamp });
       if (decision.write === null) atomic.delete(kvKey);
       // KV drops the key some time after expireIn; until then `live` treats it as absent.
-      else atomic.set(kvKey, decision.write, { expireIn: Math.max(1, decision.write.expiresAt - Date.now()) });
+      else atomic.set(kvKey, decision.write, { expireIn: Math.max(1, Math.ceil(decision.write.expiresAt - Date.now())) });
       if (await committed(atomic)) return decision.result;
       // Lost to a concurrent writer: retry at once a few times, then spread the retries out.
       if (attempt > 3) await pause(Math.random() * Math.min(2 ** attempt, 50));

@@ -56,6 +56,9 @@ return 1`;
 
 type Send = (args: string[]) => Promise<unknown>;
 
+/** An expiry as PXAT and PEXPIREAT take it: whole milliseconds. */
+const unixMs = (expiresAt: number) => String(Math.ceil(expiresAt));
+
 /** Reads the kind of client from its API: ioredis has `call`, node-redis `sendCommand` + `isOpen`. */
 function rawCommands(client: unknown): Send {
   const candidate = client as Partial<NodeRedisClientLike & IoRedisClientLike> | null;
@@ -86,7 +89,7 @@ class RedisStore implements HandlerStore {
   ) {}
 
   async increment(key: string, expiresAt: number): Promise<number> {
-    return Number(await this.run('increment', INCREMENT, key, [String(expiresAt)]));
+    return Number(await this.run('increment', INCREMENT, key, [unixMs(expiresAt)]));
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -95,11 +98,11 @@ class RedisStore implements HandlerStore {
   }
 
   async add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    return Number(await this.run('add', ADD, key, [value, String(expiresAt)])) === 1;
+    return Number(await this.run('add', ADD, key, [value, unixMs(expiresAt)])) === 1;
   }
 
   async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
-    const args = [expected, value === undefined ? '0' : '1', value ?? '', String(expiresAt)];
+    const args = [expected, value === undefined ? '0' : '1', value ?? '', unixMs(expiresAt)];
     return Number(await this.run('swap', SWAP, key, args)) === 1;
   }
 

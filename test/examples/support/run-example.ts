@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
+
+export { freePort } from '../../helpers/free-port.js';
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const examplesDir = join(root, 'examples');
@@ -38,14 +39,6 @@ export function linkPackage(): void {
     // Another example's test made it at the same moment.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-}
-
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /** The emulator for this test file (call at the file's top level), on the real clock: the handler signs with the real time. */

@@ -3,21 +3,15 @@
 // and each becomes a test here. A missing Deno fails with how to install it; nothing is skipped.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STORE_CASES } from './store-conformance.js';
+import { assertCasePassed, runCases, type CaseOutcome } from './case-report.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const deno = ['node_modules/deno/deno', 'node_modules/.bin/deno'].map((p) => root + p).find((p) => existsSync(p));
-
-interface Outcome {
-  name: string;
-  ok: boolean;
-  error?: string;
-}
 
 const OWN_CHECKS = [
   'two databases handles on one file (two instances) share counters and records',
@@ -26,37 +20,24 @@ const OWN_CHECKS = [
 ];
 
 describe('createDenoKvStore under Deno', () => {
-  const outcomes = new Map<string, Outcome>();
-
+  let outcomes: Map<string, CaseOutcome>;
   before(async () => {
     assert.ok(deno, 'Deno is not installed: `npm install` installs it (the "deno" devDependency, whose install script must be allowed).');
     const dir = mkdtempSync(join(tmpdir(), 'chatbot-deno-kv-'));
     try {
-      const child = spawn(
+      outcomes = await runCases(
         deno,
         // --unstable-kv: Deno.openKv is still behind this flag in Deno 2; the KV file is the only thing it may touch.
         ['run', '--unstable-kv', '--sloppy-imports', '--no-lock', `--allow-read=${dir}`, `--allow-write=${dir}`, 'test/server/stores/deno/run-store-cases.ts', join(dir, 'store.sqlite')],
-        { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
       );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      const lines = stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Outcome & { done?: boolean });
-      assert.ok(lines.at(-1)?.done, `Deno did not finish the store cases (exit ${code}):\n${stderr}`);
-      for (const line of lines) if (line.name) outcomes.set(line.name, line);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   for (const name of [...STORE_CASES.map((check) => check.name), ...OWN_CHECKS]) {
-    it(name, () => {
-      const outcome = outcomes.get(name);
-      assert.ok(outcome, `Deno reported nothing for "${name}"`);
-      assert.ok(outcome.ok, outcome.error);
-    });
+    it(name, () => assertCasePassed(outcomes, name));
   }
 
   it('refuses something that is not a Deno KV database, saying how to open one', async () => {

@@ -1,14 +1,20 @@
 // The Redis store against a real redis-server, through both clients it supports: every shared
-// conformance case, two stores on one Redis acting as one, and a Redis that is down making calls
-// reject in bounded time rather than hang.
+// conformance case (under Node, and under Bun in its own process), two stores on one Redis acting
+// as one, and a Redis that is down making calls reject in bounded time rather than hang.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { Redis } from 'ioredis';
 import { createRedisStore, type IoRedisClientLike, type NodeRedisClientLike } from '../../../src/server/stores/redis.js';
 import { startRedisServer, type RunningRedis } from '../../helpers/redis-server.js';
 import { STORE_CASES } from './store-conformance.js';
+import { assertCasePassed, runCases, type CaseOutcome } from './case-report.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const bun = ['node_modules/bun/bin/bun.exe', 'node_modules/.bin/bun'].map((p) => root + p).find((p) => existsSync(p));
 
 interface Connected {
   client: NodeRedisClientLike | IoRedisClientLike;
@@ -98,6 +104,20 @@ for (const [name, connect] of Object.entries(clients)) {
     });
   });
 }
+
+describe('createRedisStore under Bun', () => {
+  let outcomes: Map<string, CaseOutcome>;
+  before(async () => {
+    assert.ok(bun, 'Bun is not installed: `npm install` installs it (the "bun" devDependency, whose install script must be allowed).');
+    outcomes = await runCases(bun, ['run', 'test/server/stores/bun/run-redis-cases.ts', redis.url], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
+    });
+  });
+  for (const client of Object.keys(clients)) {
+    for (const check of STORE_CASES) it(`${client}: ${check.name}`, () => assertCasePassed(outcomes, `${client}: ${check.name}`));
+  }
+});
 
 describe('createRedisStore', () => {
   it('refuses something that is not a Redis client, saying which clients it takes', () => {

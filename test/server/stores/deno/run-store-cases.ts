@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { createDenoKvStore, type DenoKvKey, type DenoKvLike } from '../../../../src/server/stores/deno-kv.js';
 import { STORE_CASES } from '../store-conformance.js';
+import { reportCase, reportDone } from '../case-report.js';
 
 // What this file uses of Deno's global, for the project's type check (Deno does not check types on run).
 interface Kv extends DenoKvLike {
@@ -17,18 +18,9 @@ declare const Deno: { args: string[]; openKv(path: string): Promise<Kv> };
 const file = Deno.args[0]!;
 const memory = await Deno.openKv(':memory:');
 
-async function report(name: string, run: () => Promise<void>): Promise<void> {
-  try {
-    await run();
-    console.log(JSON.stringify({ name, ok: true }));
-  } catch (error) {
-    console.log(JSON.stringify({ name, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
-  }
-}
+await Promise.all(STORE_CASES.map((check) => reportCase(check.name, () => check.run(createDenoKvStore(memory), (key) => `test:${key}`))));
 
-await Promise.all(STORE_CASES.map((check) => report(check.name, () => check.run(createDenoKvStore(memory), (key) => `test:${key}`))));
-
-await report('two databases handles on one file (two instances) share counters and records', async () => {
+await reportCase('two databases handles on one file (two instances) share counters and records', async () => {
   const first = await Deno.openKv(file);
   const second = await Deno.openKv(file);
   try {
@@ -47,7 +39,7 @@ await report('two databases handles on one file (two instances) share counters a
   }
 });
 
-await report('an entry past its expiry that KV has not deleted yet counts as absent', async () => {
+await reportCase('an entry past its expiry that KV has not deleted yet counts as absent', async () => {
   const store = createDenoKvStore(memory, { prefix: ['lazy'] });
   // Written without expireIn, as if KV had not got round to deleting it.
   await memory.set(['lazy', 'record'], { value: 'old', expiresAt: Date.now() - 1 });
@@ -58,7 +50,7 @@ await report('an entry past its expiry that KV has not deleted yet counts as abs
   assert.equal(await store.increment('counter', Date.now() + 60_000), 1);
 });
 
-await report('keys live under the prefix, so the app\'s own keys stay apart', async () => {
+await reportCase('keys live under the prefix, so the app\'s own keys stay apart', async () => {
   const store = createDenoKvStore(memory, { prefix: ['site-a'] });
   await store.add('k', 'v', Date.now() + 60_000);
   const raw = await memory.get<{ value: string }>(['site-a', 'k']);
@@ -67,4 +59,4 @@ await report('keys live under the prefix, so the app\'s own keys stay apart', as
 });
 
 memory.close();
-console.log(JSON.stringify({ done: true }));
+reportDone();
