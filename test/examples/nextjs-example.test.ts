@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { driveConversation, examplesDir, exampleEnv, freePort, linkPackage, startEmulator, startExample, tool, type RunningExample } from './support/run-example.js';
+import { assertVisitorsCountedPerAddress, driveConversation, examplesDir, exampleEnv, freePort, linkPackage, startEmulator, startExample, tool, type RunningExample } from './support/run-example.js';
 
 const emulator = await startEmulator();
 const BUILD_TIMEOUT_MS = 300_000;
@@ -52,12 +52,6 @@ describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_
   });
 
   it('counts new visitors per x-real-ip address, not all in one bucket', async () => {
-    const newVisitor = (ip: string) =>
-      fetch(`${example!.origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Real-IP': ip }, body: '{}' }).then((r) => r.status);
-    // 30 a minute per address: 61 put 31 into one minute even across a minute boundary.
-    const statuses = [];
-    for (let i = 0; i < 61; i++) statuses.push(await newVisitor('203.0.113.9'));
-    assert.ok(statuses.includes(429), String(statuses));
-    assert.equal(await newVisitor('203.0.113.10'), 200, 'another address has its own count');
+    await assertVisitorsCountedPerAddress(example!.origin, 'X-Real-IP');
   });
 });

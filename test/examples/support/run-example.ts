@@ -181,3 +181,17 @@ export async function driveConversation(example: RunningExample, emulator: Harne
   assert.ok(limited, `no 429 after 21 sends${where()}`);
   assert.match(limited.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
 }
+
+/**
+ * New visitors are counted per client address as the platform's `header` carries it: one address
+ * runs into the limit of 30 a minute (61 requests put 31 into one minute even across a minute
+ * boundary) while another is still served.
+ */
+export async function assertVisitorsCountedPerAddress(origin: string, header: string): Promise<void> {
+  const newVisitor = (ip: string) =>
+    fetch(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', [header]: ip }, body: '{}' }).then((r) => r.status);
+  const statuses = [];
+  for (let i = 0; i < 61; i++) statuses.push(await newVisitor('203.0.113.9'));
+  assert.ok(statuses.includes(429), String(statuses));
+  assert.equal(await newVisitor('203.0.113.10'), 200, 'another address has its own count');
+}
