@@ -8,6 +8,7 @@ import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
+import { collectOutput, stopProcessGroup } from '../../helpers/process-group.js';
 
 export { freePort } from '../../helpers/free-port.js';
 
@@ -81,36 +82,24 @@ export async function startExample(options: { name: string; command: string; arg
       ...options.env,
     },
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-      await exited;
-    }
-  };
+  const output = collectOutput(child);
+  const stop = () => stopProcessGroup(child);
   const origin = `http://127.0.0.1:${options.port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (true) {
-    if (child.exitCode !== null) throw new Error(`${options.command} ${options.args.join(' ')} exited with ${child.exitCode} in examples/${options.name}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`${options.command} ${options.args.join(' ')} exited with ${child.exitCode} in examples/${options.name}:\n${output()}`);
     try {
       await fetch(`${origin}/chatbot/nope`, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`examples/${options.name} did not answer on ${origin} within ${(options.timeoutMs ?? 60_000) / 1000} s:\n${output}`);
+        throw new Error(`examples/${options.name} did not answer on ${origin} within ${(options.timeoutMs ?? 60_000) / 1000} s:\n${output()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return { origin, output: () => output, stop };
+  return { origin, output, stop };
 }
 
 async function call(origin: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
