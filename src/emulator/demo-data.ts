@@ -149,7 +149,7 @@ const FIRST_NAMES = ['Ada', 'Ben', 'Chloé', 'Dmitri', 'Elena', 'Farid', 'Grace'
 const LAST_NAMES = ['Lovelace', 'Okafor', 'Martin', 'Petrov', 'García', 'Haddad', 'Hopper', 'Tanaka', 'Silva', 'Becker', 'Yilmaz', 'Schmidt', 'Rossi', 'Khan', 'Nilsson', 'Patel', 'Dubois', 'Moreno', 'Larsen', 'Aziz', 'Chen', 'Novak', 'Kim', 'Nguyen', 'Müller', 'Costa', 'Ivanova', 'Bianchi', 'Mensah', 'Fischer'];
 
 /** mulberry32: a tiny, fast, well-distributed 32-bit PRNG; returns floats in [0, 1). */
-function createRandom(seed: number): () => number {
+export function createRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -45,6 +45,13 @@ function outcomeOf(ctx: RouteContext, answer: UpstreamAnswer, stored: StoredPair
   return { status: 200, body: successBody(typeof envelope.data === 'string' ? envelope.data : '', stored) };
 }
 
+/**
+ * A record the store failed to update (its failure is logged by the store): the visitor still gets
+ * the answer upstream gave. The key's lease then ends, and the next request with it looks upstream
+ * before sending, so nothing is sent twice.
+ */
+function unrecorded(): void {}
+
 /** The keyed send, from holding the key to its recorded outcome. */
 async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput, owned: OwnedKey): Promise<Outcome> {
   const { options } = ctx;
@@ -53,12 +60,12 @@ async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: s
     try {
       earlier = await findStored(options, identity.userId, owned.key, owned.earlierAttempts);
     } catch (error) {
-      await owned.release(); // nothing sent: the key stays uncertain for the next retry
+      await owned.release().catch(unrecorded); // nothing sent: the key stays uncertain for the next retry
       throw error;
     }
     if (earlier) {
       const outcome = { status: 200, body: successBody(earlier[1]?.text ?? '', earlier) };
-      await owned.finish(outcome);
+      await owned.finish(outcome).catch(unrecorded);
       return outcome;
     }
   }
@@ -66,12 +73,12 @@ async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: s
   try {
     answer = await forward(ctx, budget, identity, input);
   } catch (error) {
-    if (error instanceof HandlerAnswer && error.response.status === 429) await owned.release(); // upstream refused: nothing stored
-    else await owned.uncertain();
+    if (error instanceof HandlerAnswer && error.response.status === 429) await owned.release().catch(unrecorded); // upstream refused: nothing stored
+    else await owned.uncertain().catch(unrecorded);
     throw error;
   }
   if (answer.status === 404) {
-    await owned.release();
+    await owned.release().catch(unrecorded);
     chatbotMissing(ctx, 'POST /message');
   }
   let stored: StoredPair | undefined;
@@ -82,7 +89,7 @@ async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: s
     stored = await findStored(options, identity.userId, owned.key, [owned.attempt()], typeof replyText === 'string' ? replyText : undefined).catch(() => undefined);
   }
   const outcome = outcomeOf(ctx, answer, stored);
-  await owned.finish(outcome).catch(() => undefined); // unrecorded, the key's lease ends and a retry looks upstream
+  await owned.finish(outcome).catch(unrecorded);
   return outcome;
 }
 

@@ -7,6 +7,7 @@
 // seeded generator, so a failing run can be replayed.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createRandom } from '../../src/emulator/demo-data.js';
 
 /** The longest delay a test may ask for: keeps every test bounded. */
 const MAX_DELAY_MS = 10_000;
@@ -57,18 +58,6 @@ export interface FaultyUpstream {
   close(): Promise<void>;
 }
 
-/** Mulberry32: a small seeded generator, the same sequence for the same seed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const isSend = (method: string, target: string) => method === 'POST' && /\/message(\?|$)/.test(target);
 const bounded = (ms: number | undefined) => Math.min(MAX_DELAY_MS, Math.max(0, ms ?? 0));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,7 +71,8 @@ function forwardable(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 export async function startFaultyUpstream(options: FaultyUpstreamOptions): Promise<FaultyUpstream> {
   const target = new URL(options.target);
-  const random = seeded(options.seed ?? 1);
+  // The emulator's seeded generator: the same seed drops the same sends.
+  const random = createRandom(options.seed ?? 1);
   const appliesTo = options.appliesTo ?? isSend;
   let delayBeforeMs = bounded(options.delayBeforeMs);
   let delayAfterMs = bounded(options.delayAfterMs);

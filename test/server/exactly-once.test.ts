@@ -140,6 +140,23 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal((await questions()).length, 2);
   });
 
+  it('two dropped "yes" sends retried in reverse order: each key gets the message its own attempt stored', async () => {
+    stack.proxy.dropNext();
+    const firstStart = Date.now();
+    assert.equal((await stack.send(token, 'yes', 'k-yes-early')).status, 502);
+    await sleep(2_500); // further apart than the clocks may differ
+    stack.proxy.dropNext();
+    const secondStart = Date.now();
+    assert.equal((await stack.send(token, 'yes', 'k-yes-late')).status, 502);
+    const late = await stack.send(token, 'yes', 'k-yes-late');
+    const early = await stack.send(token, 'yes', 'k-yes-early');
+    assert.equal(late.status, 200);
+    assert.equal(early.status, 200);
+    assert.ok(Date.parse(late.json.stored[0].createdAt) >= secondStart, 'the later key got the later message');
+    assert.ok(Date.parse(early.json.stored[0].createdAt) < secondStart && Date.parse(early.json.stored[0].createdAt) >= firstStart);
+    assert.equal((await questions()).length, 2);
+  });
+
   it('repeated short texts from two tabs through random drops: exactly N stored, each key answered with its own message', async () => {
     stack.proxy.configure({ dropProbability: 0.4, delayAfterMs: 50 });
     const perTab = 8;

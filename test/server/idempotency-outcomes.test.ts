@@ -81,13 +81,17 @@ describe('idempotency outcomes and the store', () => {
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
+    // The same text sent a minute ago and never claimed: not this attempt's, so not an answer to it.
+    upstream.seed({ chatUserId: userId, text: 'after a fault', createdAt: new Date(Date.now() - 60_000).toISOString() });
+    upstream.seed({ chatUserId: userId, text: 'You said: after a fault', senderType: 'Bot', createdAt: new Date(Date.now() - 59_000).toISOString() });
     upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
     assert.equal((await send(handler, token, 'after a fault', 'k-500')).status, 502);
     upstream.override = undefined;
     const retry = await send(handler, token, 'after a fault', 'k-500');
     assert.equal(retry.status, 200);
-    const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string }> };
+    const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string; createdAt: string }> };
     assert.deepEqual(body.stored.map((m) => m.text), ['after a fault', 'You said: after a fault']);
+    assert.ok(Date.parse(body.stored[0]!.createdAt) > Date.now() - 10_000, 'the message this retry stored, not the old one');
     assert.deepEqual(
       upstream.requests.map((r) => `${r.method} ${r.path.split('/').pop()}`),
       ['POST message', 'GET messages', 'POST message', 'GET messages'],
@@ -173,6 +177,30 @@ describe('idempotency outcomes and the store', () => {
     const later = await send(handler, token, 'after expiry', 'k-after');
     assert.equal(later.status, 200);
     assert.equal(upstream.requests.filter((r) => r.method === 'POST' && r.body.includes(userId)).length, answered.size + 1);
+  });
+
+  it('a store that fails after upstream accepted: the visitor still gets the reply, and a retry later is not sent again', async () => {
+    const memory = new MemoryStore();
+    let swapsFail = false;
+    const flaky: HandlerStore = {
+      increment: (key, expiresAt) => memory.increment(key, expiresAt),
+      get: (key) => memory.get(key),
+      add: (key, value, expiresAt) => memory.add(key, value, expiresAt),
+      swap: (key, expected, value, expiresAt) => (swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt)),
+    };
+    // A short upstream timeout keeps the key's lease (3 × timeout + 5 s) short for the test.
+    const handler = makeHandler({ store: flaky, upstreamTimeoutMs: 200 });
+    const { token } = await visitor(handler);
+    swapsFail = true;
+    const first = await send(handler, token, 'recorded late', 'k-flaky');
+    assert.equal(first.status, 200, 'the answer upstream gave, not a 503');
+    const firstBody = (await first.json()) as { stored: Array<{ id: string }> };
+    swapsFail = false;
+    await new Promise((resolve) => setTimeout(resolve, 5_700));
+    const retry = await send(handler, token, 'recorded late', 'k-flaky');
+    assert.equal(retry.status, 200);
+    assert.equal(((await retry.json()) as { stored: Array<{ id: string }> }).stored[0]!.id, firstBody.stored[0]!.id);
+    assert.equal(posts(), 1, 'found upstream, not sent twice');
   });
 
   it('limitStore still works for one release, with one deprecation warning naming store', async () => {

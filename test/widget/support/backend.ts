@@ -129,8 +129,9 @@ export async function startBackend(): Promise<Backend> {
   };
   // Every test is a new visitor from 127.0.0.1: the per-address and per-visitor limits are raised
   // here, and tested on their own through the `limited-` handler.
-  const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 } });
-  const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 } });
+  const unlimitedAddress = { visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 };
+  const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, ...unlimitedAddress } });
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
