@@ -5,6 +5,10 @@
 //    latency, their ratio, and the latency the handler adds at the median.
 // 2. In process: the handler's own work per request (route, token check, signing, envelope)
 //    with a `fetch` that answers at once, so no network is measured. Target: under 1 ms median.
+// 3. POST message against the real emulator (bench/support/handler-sends.ts), for both reply sources
+//    side by side: the emulator alone versus the handler in front of it, with upstream calls over
+//    keep-alive node:http (what the Node adapters use) and over Node's global fetch.
+//    Target: handler/direct at least 0.8 with the instant reply source.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createSigningHandler } from '../src/server/index.js';
 import { toNodeListener } from '../src/server/adapters/node.js';
+import { sendsSection, serveSendsChild } from './support/handler-sends.js';
 
 const BOT = { apiKey: 'pk_bench', apiSecret: 'sk_bench_secret_0123456789abcdef', chatbotId: 'bot_bench' };
 const STUB_BODY = JSON.stringify({
@@ -148,13 +153,16 @@ async function main(): Promise<void> {
     console.log(`  latency added at the median over HTTP: ${(handlerLatency.p50 - stubLatency.p50).toFixed(3)} ms (the handler's hop includes a second HTTP round trip to upstream)`);
     console.log(`in process (20000 requests, upstream fetch answered at once):`);
     console.log(`  handler's own work: p50 ${core.p50.toFixed(3)} ms, p99 ${core.p99.toFixed(3)} ms (target: under 1 ms at the median) ${core.p50 < 1 ? 'OK' : 'OVER TARGET'}`);
+    await sendsSection(startChild, DURATION, CONNECTIONS);
   } finally {
     for (const child of children) child.kill();
   }
 }
 
 const serveIndex = process.argv.indexOf('--serve');
-if (serveIndex !== -1) {
+if (process.argv.includes('--serve-sends')) {
+  void serveSendsChild(process.argv.slice(process.argv.indexOf('--serve-sends') + 1));
+} else if (serveIndex !== -1) {
   void serveChild(process.argv[serveIndex + 1]!, process.argv[serveIndex + 2]);
 } else {
   main().catch((error: unknown) => {

@@ -24,6 +24,8 @@ test('the exports map has exactly the entries of the contract', () => {
     './server/cloudflare',
     './server/deno-kv',
     './server/express',
+    './server/fastify',
+    './server/node',
     './server/redis',
     './svelte',
     './vue',
@@ -62,6 +64,12 @@ test('the Node entries, imported by package name, export what the contract names
   assert.equal(typeof server.createSigningHandler, 'function');
   const express = await importEntry('chatbot-widget/server/express');
   assert.equal(typeof express.createExpressHandler, 'function');
+  const node = await importEntry('chatbot-widget/server/node');
+  assert.equal(typeof node.toNodeListener, 'function');
+  assert.equal(typeof node.keepAliveFetch, 'function');
+  const fastify = await importEntry('chatbot-widget/server/fastify');
+  assert.equal(typeof fastify.fastifyChatbot, 'function');
+  assert.equal(fastify.default, fastify.fastifyChatbot);
   const redis = await importEntry('chatbot-widget/server/redis');
   assert.equal(typeof redis.createRedisStore, 'function');
   const denoKv = await importEntry('chatbot-widget/server/deno-kv');

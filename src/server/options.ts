@@ -265,7 +265,9 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     clientAddress: options.clientAddress,
     upstreamTimeoutMs: positiveInteger(options.upstreamTimeoutMs, 'upstreamTimeoutMs', DEFAULT_UPSTREAM_TIMEOUT_MS),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
-    fetch: fetchImpl,
+    // Called as a plain function, never as a method of this object: workerd's fetch throws
+    // "Illegal invocation" when `this` is anything but the global scope.
+    fetch: (input, init) => fetchImpl(input, init),
     logger,
     now: options.now ?? Date.now,
   };

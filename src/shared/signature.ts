@@ -39,8 +39,17 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
+/**
+ * Node's `createHmac` where the runtime offers it (Node, Deno and Bun through
+ * `process.getBuiltinModule`): the same bytes as Web Crypto, several times cheaper per call,
+ * which counts for a handler that signs every request. Elsewhere (workerd) Web Crypto does it.
+ */
+type NodeHmac = { createHmac(algorithm: 'sha256', key: string): { update(data: string): { digest(): Uint8Array } } };
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeHmac | undefined;
+
 /** Raw HMAC-SHA256 of `data` (UTF-8) under `secret`. */
 export async function hmacSha256(secret: string, data: string): Promise<Uint8Array> {
+  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHmac('sha256', secret).update(data).digest());
   const key = await hmacKey(secret);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(data)));
 }

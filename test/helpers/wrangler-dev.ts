@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
+import { collectOutput, stopProcessGroup } from './process-group.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wrangler = join(root, 'node_modules/.bin/wrangler');
@@ -43,32 +44,26 @@ export async function startWranglerDev(config: string, options: WranglerDevOptio
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true', NO_COLOR: '1' },
     },
   );
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const output = collectOutput(child);
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid!, 'SIGTERM');
-      await exited;
-    }
+    await stopProcessGroup(child);
     if (!options.persistTo) rmSync(state, { recursive: true, force: true });
   };
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   // --log-level warn hides the "Ready on" line: poll the port instead.
   while (true) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output()}`);
     try {
       await fetch(origin, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s:\n${output}`);
+        throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s:\n${output()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  return { origin, output: () => output, stop };
+  return { origin, output, stop };
 }

@@ -5,6 +5,7 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import type { SigningHandlerOptions } from '../options.js';
+import { keepAliveFetch } from './keep-alive-fetch.js';
 import { originForm, runNodeRequest } from './node.js';
 
 export { toNodeListener, type NodeListener } from './node.js';
@@ -34,7 +35,8 @@ export function toExpress(handler: SigningHandler): ExpressMiddleware {
 
 /**
  * Creates the signing handler and wraps it as Express middleware that answers requests under
- * `basePath` (default `/chatbot`) and passes every other request on with `next()`.
+ * `basePath` (default `/chatbot`) and passes every other request on with `next()`. Upstream
+ * calls go over keep-alive `node:http` unless the `fetch` option says otherwise.
  *
  * @example
  * import express from 'express';
@@ -43,7 +45,7 @@ export function toExpress(handler: SigningHandler): ExpressMiddleware {
  * app.use(createExpressHandler({ apiBaseUrl, apiKey, apiSecret, chatbotId }));
  */
 export function createExpressHandler(options: SigningHandlerOptions): ExpressMiddleware {
-  const handler = createSigningHandler(options);
+  const handler = createSigningHandler({ fetch: keepAliveFetch, ...options });
   const basePath = (options.basePath ?? '/chatbot').replace(/\/+$/, '');
   const middleware = toExpress(handler);
   return (req, res, next) => {

@@ -4,8 +4,11 @@
  * status, headers and body out, and the socket's peer address as the client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HandlerContext } from '../options.js';
-import type { SigningHandler } from '../signing-handler.js';
+import type { HandlerContext, SigningHandlerOptions } from '../options.js';
+import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
+import { keepAliveFetch } from './keep-alive-fetch.js';
+
+export { keepAliveFetch } from './keep-alive-fetch.js';
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -163,4 +166,17 @@ export function toNodeListener(handler: SigningHandler): NodeListener {
   return (req, res) => {
     void runNodeRequest(handler, req, res);
   };
+}
+
+/**
+ * Creates the signing handler, with upstream calls over keep-alive `node:http` (unless the
+ * `fetch` option says otherwise), as a `node:http` listener.
+ *
+ * @example
+ * import { createServer } from 'node:http';
+ * import { createNodeListener } from 'chatbot-widget/server/node';
+ * createServer(createNodeListener({ apiBaseUrl, apiKey, apiSecret, chatbotId })).listen(8080);
+ */
+export function createNodeListener(options: SigningHandlerOptions): NodeListener {
+  return toNodeListener(createSigningHandler({ fetch: keepAliveFetch, ...options }));
 }

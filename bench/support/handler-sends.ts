@@ -1,0 +1,148 @@
+// The POST message section of `npm run bench -- handler`: the real emulator alone versus the
+// signing handler in front of it, for both reply sources (the knowledge base and an instant one)
+// in one run. The handler runs twice: with keep-alive node:http upstream calls (keepAliveFetch,
+// what the Node adapters use) and with Node's global fetch, so the difference is measured too.
+// Each server is its own process; autocannon runs in the bench's process. Beside the throughput
+// it prints the CPU time each server process spent per send (its process.cpuUsage() over the
+// run), which does not depend on what else the machine is doing: on a busy machine the
+// throughput ratio mostly measures the scheduler, the CPU per send still measures the code.
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { createEmulator, type ReplySource } from '../../src/emulator/index.js';
+import { createDefaultReplySource } from '../../src/emulator/replies/index.js';
+import { createSigningHandler } from '../../src/server/index.js';
+import { keepAliveFetch, toNodeListener } from '../../src/server/adapters/node.js';
+import { sign, unixSeconds } from '../../src/shared/signature.js';
+
+const BOT = { id: 'bot_sends', apiKey: 'pk_sends', apiSecret: 'sk_sends_secret_0123456789abcdef' };
+const QUESTION = 'How do I embed the widget on my site?';
+/** High enough that no limit of the handler or the emulator is what gets measured. */
+const UNLIMITED = 1_000_000_000;
+
+const SOURCES = { 'knowledge base': 'knowledge-base', instant: 'instant' } as const;
+type SourceName = (typeof SOURCES)[keyof typeof SOURCES];
+
+/** A reply source that answers at once: what remains is the emulator's own work. */
+const instantReplies: ReplySource = { name: 'instant', reply: async ({ content }) => `You asked: ${content}` };
+
+/** Child mode: `emulator <source>` or `handler <keep-alive|global> <upstream base URL>`; prints `PORT n`. */
+export async function serveSendsChild([mode, variant, upstreamUrl]: string[]): Promise<void> {
+  const listener =
+    mode === 'emulator'
+      ? createEmulator({
+          db: ':memory:',
+          chatbots: [{ ...BOT, tier: 'enterprise', dailyLimit: UNLIMITED }],
+          replySource: (variant as SourceName) === 'instant' ? instantReplies : createDefaultReplySource(),
+        }).listener
+      : toNodeListener(
+          createSigningHandler({
+            apiBaseUrl: upstreamUrl!,
+            apiKey: BOT.apiKey,
+            apiSecret: BOT.apiSecret,
+            chatbotId: BOT.id,
+            logger: { warn() {}, error() {} },
+            limits: { sendsPerMinute: UNLIMITED, sendsPerDay: UNLIMITED, sendsPerMinutePerAddress: UNLIMITED, dailyQuotaSharePerAddress: 1 },
+            ...(variant === 'keep-alive' ? { fetch: keepAliveFetch } : {}),
+          }),
+        );
+  // The bench reads this process's CPU time here, before and after each load run.
+  const server = createServer((req, res) => {
+    if (req.url === CPU_PATH) return void res.end(String(cpuMicros()));
+    listener(req, res);
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  console.log(`PORT ${(server.address() as AddressInfo).port}`);
+}
+
+const CPU_PATH = '/__bench/cpu';
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+type StartChild = (args: string[]) => Promise<{ port: number; child: ChildProcess }>;
+
+/** Throughput of a run, and the CPU microseconds per answered request of each server process named. */
+interface Run {
+  rps: number;
+  cpuPerSend: number[];
+}
+
+const readCpu = (port: number) => fetch(`http://127.0.0.1:${port}${CPU_PATH}`).then(async (r) => Number(await r.text()));
+
+async function measure(options: autocannon.Options, cpuPorts: number[]): Promise<Run> {
+  const before = await Promise.all(cpuPorts.map(readCpu));
+  const result = await autocannon(options);
+  const after = await Promise.all(cpuPorts.map(readCpu));
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, cpuPerSend: after.map((a, i) => (a - before[i]!) / Math.max(1, result.requests.total)) };
+}
+
+/** Sends straight to the emulator, signed as the handler would sign them. */
+async function direct(port: number, user: string, duration: number, connections: number): Promise<Run> {
+  const path = `/api/Dev/${BOT.id}/message`;
+  const body = JSON.stringify({ user: { id: user, name: 'Visitor' }, message: { content: QUESTION } });
+  const timestamp = unixSeconds(Date.now());
+  const signature = await sign({ method: 'POST', path, body, timestamp, secret: BOT.apiSecret });
+  return measure({
+    url: `http://127.0.0.1:${port}${path}`,
+    method: 'POST',
+    body,
+    connections,
+    duration,
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(timestamp), 'X-Signature': signature },
+  }, [port]);
+}
+
+/** Sends through the handler as one visitor. */
+async function throughHandler(port: number, upstreamPort: number, duration: number, connections: number): Promise<Run> {
+  const visitor = await fetch(`http://127.0.0.1:${port}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  const { token } = ((await visitor.json()) as { data: { token: string } }).data;
+  return measure({
+    url: `http://127.0.0.1:${port}/chatbot/message`,
+    method: 'POST',
+    body: JSON.stringify({ content: QUESTION }),
+    connections,
+    duration,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+  }, [port, upstreamPort]);
+}
+
+/** Prints handler/direct for both reply sources, side by side, and the CPU each process spent per send. */
+export async function sendsSection(startChild: StartChild, duration: number, connections: number): Promise<void> {
+  console.log(`POST message against the emulator, autocannon ${connections} connections, ${duration} s each (emulator alone measured before and after, averaged):`);
+  console.log(`  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(28)} ${'handler, global fetch'.padStart(28)}`);
+  const cpuRows: string[] = [];
+  for (const [label, source] of Object.entries(SOURCES)) {
+    const children: ChildProcess[] = [];
+    try {
+      const emulator = await startChild(['--serve-sends', 'emulator', source]);
+      children.push(emulator.child);
+      const upstream = `http://127.0.0.1:${emulator.port}/api`;
+      const keepAlive = await startChild(['--serve-sends', 'handler', 'keep-alive', upstream]);
+      const global = await startChild(['--serve-sends', 'handler', 'global', upstream]);
+      children.push(keepAlive.child, global.child);
+
+      const before = await direct(emulator.port, 'u_direct_1', duration, connections);
+      const viaKeepAlive = await throughHandler(keepAlive.port, emulator.port, duration, connections);
+      const viaGlobal = await throughHandler(global.port, emulator.port, duration, connections);
+      const afterwards = await direct(emulator.port, 'u_direct_2', duration, connections);
+      const alone = (before.rps + afterwards.rps) / 2;
+      const cell = (run: Run) => `${run.rps.toFixed(0)} req/s (${(run.rps / alone).toFixed(2)}x)`.padStart(28);
+      console.log(`  ${label.padEnd(16)} ${`${alone.toFixed(0)} req/s`.padStart(16)} ${cell(viaKeepAlive)} ${cell(viaGlobal)}`);
+      const µs = (value: number) => `${value.toFixed(0)} µs`;
+      const emulatorAlone = (before.cpuPerSend[0]! + afterwards.cpuPerSend[0]!) / 2;
+      cpuRows.push(
+        `  ${label.padEnd(16)} emulator alone ${µs(emulatorAlone)}; through the handler: handler ${µs(viaKeepAlive.cpuPerSend[0]!)} (global fetch ${µs(viaGlobal.cpuPerSend[0]!)}) + emulator ${µs(viaKeepAlive.cpuPerSend[1]!)}`,
+      );
+    } finally {
+      for (const child of children) child.kill();
+    }
+  }
+  console.log('  (the ratio is handler/emulator alone; target at least 0.80x with the instant reply source and keep-alive)');
+  console.log('CPU time per send of each server process (user + system, over the same runs):');
+  for (const row of cpuRows) console.log(row);
+}

@@ -1,0 +1,57 @@
+// examples/nextjs with Next's own tooling: `next build` with no CHATBOT_* variables set (the
+// handler is created on the first request, not at module load), then `next start` with them,
+// against the emulator over HTTP. Route handlers get no client address: the example names the
+// platform's header (x-real-ip), so two addresses are counted apart.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { assertVisitorsCountedPerAddress, driveConversation, examplesDir, exampleEnv, freePort, linkPackage, startEmulator, startExample, tool, type RunningExample } from './support/run-example.js';
+
+const emulator = await startEmulator();
+const BUILD_TIMEOUT_MS = 300_000;
+
+/** Runs `next build` in the example with an environment free of CHATBOT_*; resolves with its output. */
+function nextBuild(next: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXT_TELEMETRY_DISABLED: '1', CI: 'true' };
+    const child = spawn(next, ['build'], { cwd: join(examplesDir, 'nextjs'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGTERM'), BUILD_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`next build failed (${code}) with no CHATBOT_* set:\n${output}`));
+    });
+  });
+}
+
+describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_MS + 120_000 }, () => {
+  let example: RunningExample | undefined;
+  let buildOutput = '';
+  before(
+    async () => {
+      const next = tool('node_modules/.bin/next', 'run `npm install` (the "next" devDependency).');
+      linkPackage();
+      buildOutput = await nextBuild(next);
+      const port = await freePort();
+      example = await startExample({ name: 'nextjs', command: next, args: ['start'], env: exampleEnv(emulator, port), port });
+    },
+    { timeout: BUILD_TIMEOUT_MS + 60_000 },
+  );
+  after(() => example?.stop());
+
+  it('builds with no CHATBOT_* variables, the route served on demand', () => {
+    assert.match(buildOutput, /\/chatbot\/\[\.\.\.path\]/);
+  });
+
+  it('issues a visitor, sends, lists the visitor\'s own messages and refuses past the send limit', async () => {
+    await driveConversation(example!, emulator, 'Next.js', { 'X-Real-IP': '198.51.100.23' });
+  });
+
+  it('counts new visitors per x-real-ip address, not all in one bucket', async () => {
+    await assertVisitorsCountedPerAddress(example!.origin, 'X-Real-IP');
+  });
+});

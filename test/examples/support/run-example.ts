@@ -1,0 +1,186 @@
+// Runs an example of examples/ with its own tooling (node, deno, bun, wrangler, next) against the
+// real emulator over HTTP, and drives it as the widget would. The examples import
+// `chatbot-widget` by package name: examples/node_modules/chatbot-widget links to this repository
+// (its built dist/), as `npm install` of an example's `file:../..` dependency does for a user.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
+import { collectOutput, stopProcessGroup } from '../../helpers/process-group.js';
+
+export { freePort } from '../../helpers/free-port.js';
+
+export const root = fileURLToPath(new URL('../../../', import.meta.url));
+export const examplesDir = join(root, 'examples');
+
+/** A binary from the root devDependencies, or a failure that says how to install it. */
+export function tool(relativePath: string, installHint: string): string {
+  const path = join(root, relativePath);
+  if (!existsSync(path)) throw new Error(`${relativePath} is missing: ${installHint}`);
+  return path;
+}
+
+/** Links examples/node_modules/chatbot-widget to the repository, whose dist/ must be built. */
+export function linkPackage(): void {
+  if (!existsSync(join(root, 'dist/lib/server/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm install runs it too).');
+  const modules = join(examplesDir, 'node_modules');
+  const link = join(modules, 'chatbot-widget');
+  mkdirSync(modules, { recursive: true });
+  try {
+    if (lstatSync(link).isSymbolicLink() && readlinkSync(link) === '../..') return;
+    rmSync(link, { recursive: true, force: true });
+  } catch {
+    // not there yet
+  }
+  try {
+    symlinkSync('../..', link, 'dir');
+  } catch (error) {
+    // Another example's test made it at the same moment.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** The emulator for this test file (call at the file's top level), on the real clock: the handler signs with the real time. */
+export function startEmulator(): Promise<Harness> {
+  return startHarness({ now: () => Date.now() });
+}
+
+/** The environment every example reads. */
+export function exampleEnv(emulator: Harness, port: number): Record<string, string> {
+  return { CHATBOT_API_BASE_URL: emulator.url, CHATBOT_API_KEY: BOT_A.apiKey, CHATBOT_API_SECRET: BOT_A.apiSecret, CHATBOT_ID: BOT_A.id, PORT: String(port) };
+}
+
+export interface RunningExample {
+  origin: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command args` in the example's folder and waits until `origin` answers HTTP. The
+ * process gets its own group, so stopping it stops whatever it started (workerd, Next's workers).
+ * The caller stops it (in an `after` hook).
+ */
+export async function startExample(options: { name: string; command: string; args: string[]; env: Record<string, string>; port: number; timeoutMs?: number; cwd?: string }): Promise<RunningExample> {
+  const cwd = options.cwd ?? join(examplesDir, options.name);
+  const child: ChildProcess = spawn(options.command, options.args, {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      // No update checks, metrics or telemetry: the tests stay off the network.
+      DENO_NO_UPDATE_CHECK: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+      WRANGLER_SEND_METRICS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      CI: 'true',
+      NO_COLOR: '1',
+      ...options.env,
+    },
+  });
+  const output = collectOutput(child);
+  const stop = () => stopProcessGroup(child);
+  const origin = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (true) {
+    if (child.exitCode !== null) throw new Error(`${options.command} ${options.args.join(' ')} exited with ${child.exitCode} in examples/${options.name}:\n${output()}`);
+    try {
+      await fetch(`${origin}/chatbot/nope`, { signal: AbortSignal.timeout(2_000) });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`examples/${options.name} did not answer on ${origin} within ${(options.timeoutMs ?? 60_000) / 1000} s:\n${output()}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return { origin, output, stop };
+}
+
+async function call(origin: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${origin}${path}`, {
+    method,
+    headers: {
+      ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/**
+ * What every example must do: a visitor identity, a send answered by the emulator, the visitor's
+ * own messages listed, an idempotent repeat answered from the store without a second message
+ * upstream, and a 429 with Retry-After once a send limit is spent.
+ * `headers` go on every request (a platform's client-address header, for instance).
+ */
+export async function driveConversation(example: RunningExample, emulator: Harness, runtime: string, headers: Record<string, string> = {}): Promise<void> {
+  const where = () => `\n--- ${runtime} output ---\n${example.output()}`;
+  const visitor = await call(example.origin, 'POST', '/chatbot/visitor', { body: {}, headers });
+  assert.equal(visitor.status, 200, visitor.text + where());
+  const { token, userId } = visitor.json.data as { token: string; userId: string };
+
+  const content = `hello from ${runtime}`;
+  const sent = await call(example.origin, 'POST', '/chatbot/message', { token, body: { content, userId: 'v_someone_else' }, headers });
+  assert.equal(sent.status, 200, sent.text + where());
+  assert.equal(sent.json.data, `You said: ${content}`);
+
+  const list = await call(example.origin, 'GET', '/chatbot/messages', { token, headers });
+  assert.equal(list.status, 200, list.text + where());
+  const texts = (list.json.data as { text: string; chatUserId: string }[]).map((m) => m.text).sort();
+  assert.deepEqual(texts, [content, `You said: ${content}`].sort());
+  // Stored under the identity the handler issued, not the userId the browser sent.
+  assert.ok((list.json.data as { chatUserId: string }[]).every((m) => m.chatUserId === userId));
+  const stored = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
+  assert.equal(stored.body.totalItems, 2);
+
+  // The same Idempotency-Key twice: the first answer again, and one message stored upstream.
+  const key = `example-${runtime.replace(/[^A-Za-z0-9]+/g, '-')}-${Date.now()}`;
+  const once = { token, body: { content: 'exactly once' }, headers: { ...headers, 'Idempotency-Key': key } };
+  const first = await call(example.origin, 'POST', '/chatbot/message', once);
+  assert.equal(first.status, 200, first.text + where());
+  const repeat = await call(example.origin, 'POST', '/chatbot/message', once);
+  assert.equal(repeat.status, 200, repeat.text + where());
+  assert.equal(repeat.text, first.text);
+  assert.equal(repeat.headers.get('idempotency-replayed'), 'true');
+  const afterRepeat = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
+  assert.equal(afterRepeat.body.totalItems, 4, 'the repeated send was stored once (question and reply)');
+
+  // 10 sends a minute per identity: 21 attempts put 11 into one minute even across a boundary.
+  let limited: Awaited<ReturnType<typeof call>> | undefined;
+  for (let i = 0; i < 21 && !limited; i++) {
+    const attempt = await call(example.origin, 'POST', '/chatbot/message', { token, body: { content: `again ${i}` }, headers });
+    if (attempt.status === 429) limited = attempt;
+    else assert.equal(attempt.status, 200, attempt.text + where());
+  }
+  assert.ok(limited, `no 429 after 21 sends${where()}`);
+  assert.match(limited.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+}
+
+/**
+ * New visitors are counted per client address as the platform's `header` carries it: one address
+ * runs into the limit of 30 a minute (61 requests put 31 into one minute even across a minute
+ * boundary) while another is still served.
+ */
+export async function assertVisitorsCountedPerAddress(origin: string, header: string): Promise<void> {
+  const newVisitor = (ip: string) =>
+    fetch(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', [header]: ip }, body: '{}' }).then((r) => r.status);
+  const statuses = [];
+  for (let i = 0; i < 61; i++) statuses.push(await newVisitor('203.0.113.9'));
+  assert.ok(statuses.includes(429), String(statuses));
+  assert.equal(await newVisitor('203.0.113.10'), 200, 'another address has its own count');
+}
