@@ -101,7 +101,12 @@ function eventMap(): Map<string, string> {
 
 /** Part names, event names dispatched and --chatbot-* properties used in the sources of one element's folder. */
 function folderUsage(folder: string) {
-  const text = files(folder).map((file) => readFileSync(file, 'utf8')).join('\n');
+  const own = files(folder);
+  // Styles shared between elements (theme tokens) count for every element whose styles import them.
+  const shared = own.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/from '(\.\.\/[^']+\.styles)\.js'/g)].map((m) => join(dirname(file), `${m[1]}.ts`)),
+  );
+  const text = [...new Set([...own, ...shared])].map((file) => readFileSync(file, 'utf8')).join('\n');
   const staticParts = [...text.matchAll(/\bpart=["']([^"'$]+)["']/g)].flatMap((m) => m[1]!.trim().split(/\s+/));
   // Parts built in code, e.g. ['message', `message-${message.sender}`]: the names and fixed prefixes.
   const partPrefixes = [...text.matchAll(/`([a-z]+-)\$\{/g)].map((m) => m[1]!);
