@@ -35,6 +35,12 @@ for (const record of sample) tokens += countTokens(record.text);
 const tokenizeSeconds = ((performance.now() - tokenizeStarted) / 1000) * (count / sampleSize);
 const baselineSeconds = seconds + tokenizeSeconds;
 
-console.log(`demo-data: ${n.toLocaleString('en')} records in ${seconds.toFixed(2)} s (${Math.round(n / seconds).toLocaleString('en')} records/s, ${(bytes / 1e6).toFixed(0)} MB of text)`);
-console.log(`  baseline, tokenizing every record: ~${baselineSeconds.toFixed(2)} s (${tokens} tokens in a ${sampleSize.toLocaleString('en')}-record sample)`);
-console.log(`  ratio: ${(baselineSeconds / seconds).toFixed(1)}x faster than the baseline; ${(seconds / BUDGET_S * 100).toFixed(1)} % of the ${BUDGET_S} s budget`);
+console.log(
+  `demo-data: ${n.toLocaleString('en')} records in ${seconds.toFixed(2)} s (${Math.round(n / seconds).toLocaleString('en')} records/s, ${(bytes / 1e6).toFixed(0)} MB of text)`,
+);
+console.log(
+  `  baseline, tokenizing every record: ~${baselineSeconds.toFixed(2)} s (${tokens} tokens in a ${sampleSize.toLocaleString('en')}-record sample)`,
+);
+console.log(
+  `  ratio: ${(baselineSeconds / seconds).toFixed(1)}x faster than the baseline; ${((seconds / BUDGET_S) * 100).toFixed(1)} % of the ${BUDGET_S} s budget`,
+);

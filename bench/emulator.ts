@@ -50,7 +50,13 @@ function get(path: string): Promise<{ status: number; body: string }> {
   const signature = createHmac('sha256', BOT.apiSecret).update(`GET\n${target}\n\n${ts}`).digest('base64');
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path: target, agent, headers: { 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(ts), 'X-Signature': signature } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: target,
+        agent,
+        headers: { 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(ts), 'X-Signature': signature },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -92,7 +98,9 @@ const naiveMonthly = naive.prepare(
    FROM messages NOT INDEXED WHERE chatbot_id = ? AND created_at >= ? AND created_at < ? GROUP BY month`,
 );
 const naiveCount = naive.prepare('SELECT count(*) FROM messages WHERE chatbot_id = ? AND created_at >= ? AND created_at < ?');
-const naiveCountScan = naive.prepare('SELECT count(*) FROM messages NOT INDEXED WHERE chatbot_id = ? AND created_at >= ? AND created_at < ?');
+const naiveCountScan = naive.prepare(
+  'SELECT count(*) FROM messages NOT INDEXED WHERE chatbot_id = ? AND created_at >= ? AND created_at < ?',
+);
 const naiveDeep = naive.prepare('SELECT * FROM messages WHERE chatbot_id = ? ORDER BY created_at DESC, seq DESC LIMIT 100 OFFSET 499900');
 const naivePage1Total = naive.prepare('SELECT count(*) FROM messages WHERE chatbot_id = ?');
 
@@ -157,14 +165,17 @@ for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true
 
 const pass = (ok: boolean) => (ok ? 'ok' : 'OVER');
 console.log(`\nemulator on ${imported.toLocaleString('en')} messages over 24 months (${dbPath}), median of ${RUNS} signed HTTP requests\n`);
-console.log(`  --seed import of ${imported.toLocaleString('en')} messages: ${importSeconds.toFixed(1)} s (target < 60 s) ${pass(importSeconds < 60)}`);
+console.log(
+  `  --seed import of ${imported.toLocaleString('en')} messages: ${importSeconds.toFixed(1)} s (target < 60 s) ${pass(importSeconds < 60)}`,
+);
 console.log('');
 const pad = (s: string, n: number) => s.padEnd(n);
 console.log(`  ${pad('figure', 38)} ${pad('ours', 10)} ${pad('target', 9)} ${pad('', 5)} baseline (naive)`);
 for (const r of rows) {
-  const base =
-    r.baseline === undefined ? '' : `${r.baseline.toFixed(2)} ms ${r.baselineName}, ratio ${(r.baseline / r.ms).toFixed(1)}x`;
-  console.log(`  ${pad(r.figure, 38)} ${pad(`${r.ms.toFixed(2)} ms`, 10)} ${pad(`< ${r.target} ms`, 9)} ${pad(pass(r.ms < r.target), 5)} ${base}`);
+  const base = r.baseline === undefined ? '' : `${r.baseline.toFixed(2)} ms ${r.baselineName}, ratio ${(r.baseline / r.ms).toFixed(1)}x`;
+  console.log(
+    `  ${pad(r.figure, 38)} ${pad(`${r.ms.toFixed(2)} ms`, 10)} ${pad(`< ${r.target} ms`, 9)} ${pad(pass(r.ms < r.target), 5)} ${base}`,
+  );
 }
 const failed = importSeconds >= 60 || rows.some((r) => r.ms >= r.target);
 process.exit(failed ? 1 : 0);

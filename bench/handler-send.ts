@@ -29,27 +29,57 @@ function instantUpstream(): typeof fetch {
       const { user, message } = JSON.parse(String(init.body)) as { user: { id: string }; message: { content: string } };
       const at = Date.now();
       const record = (senderType: string, text: string, offset: number) => ({
-        id: `m${++seq}`, chatbotId: BOT.chatbotId, chatSessionId: 's1', chatUserId: user.id, senderType, text, tokenCount: 3, responseTime: null, createdAt: new Date(at + offset).toISOString(),
+        id: `m${++seq}`,
+        chatbotId: BOT.chatbotId,
+        chatSessionId: 's1',
+        chatUserId: user.id,
+        senderType,
+        text,
+        tokenCount: 3,
+        responseTime: null,
+        createdAt: new Date(at + offset).toISOString(),
       });
       // Newest first, and only a few: the look-up needs the latest pair, the heap should not grow here.
       newest = [record('Bot', `Echo: ${message.content}`, 1), record('User', message.content, 0), ...newest].slice(0, 4);
-      const headers = { 'Content-Type': 'application/json', 'X-RateLimit-Limit': '1000000000', 'X-RateLimit-Remaining': '999999999', 'X-RateLimit-Reset': String(Math.floor(at / 1000) + 3600) };
-      return new Response(JSON.stringify({ data: `Echo: ${message.content}`, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 }), { status: 200, headers });
+      const headers = {
+        'Content-Type': 'application/json',
+        'X-RateLimit-Limit': '1000000000',
+        'X-RateLimit-Remaining': '999999999',
+        'X-RateLimit-Reset': String(Math.floor(at / 1000) + 3600),
+      };
+      return new Response(
+        JSON.stringify({ data: `Echo: ${message.content}`, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 }),
+        { status: 200, headers },
+      );
     }
     void url;
-    return new Response(JSON.stringify({ data: newest, error: null, totalItems: newest.length, pageSize: 50, currentPage: 1, totalPages: 1 }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    return new Response(
+      JSON.stringify({ data: newest, error: null, totalItems: newest.length, pageSize: 50, currentPage: 1, totalPages: 1 }),
+      { status: 200, headers: { 'Content-Type': 'application/json' } },
+    );
   };
 }
 
 async function setUp(store: MemoryStore) {
-  const handler = createSigningHandler({ apiBaseUrl: 'http://upstream.invalid/api', ...BOT, limits: ROOMY, store, logger: { warn() {}, error() {} }, fetch: instantUpstream() });
-  const visitor = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' } }));
+  const handler = createSigningHandler({
+    apiBaseUrl: 'http://upstream.invalid/api',
+    ...BOT,
+    limits: ROOMY,
+    store,
+    logger: { warn() {}, error() {} },
+    fetch: instantUpstream(),
+  });
+  const visitor = await handler(
+    new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+  );
   const { token } = ((await visitor.json()) as { data: { token: string } }).data;
   let n = 0;
   const send = async (key: string | undefined) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
     if (key) headers['Idempotency-Key'] = key;
-    const response = await handler(new Request('http://localhost/chatbot/message', { method: 'POST', headers, body: JSON.stringify({ content: `question ${n++}` }) }));
+    const response = await handler(
+      new Request('http://localhost/chatbot/message', { method: 'POST', headers, body: JSON.stringify({ content: `question ${n++}` }) }),
+    );
     if (response.status !== 200) throw new Error(`send answered ${response.status}: ${await response.text()}`);
     await response.arrayBuffer();
   };
@@ -73,7 +103,10 @@ async function sidebySide() {
   }
   plain.sort((a, b) => a - b);
   keyed.sort((a, b) => a - b);
-  return { plain: { p50: percentile(plain, 0.5), p99: percentile(plain, 0.99) }, keyed: { p50: percentile(keyed, 0.5), p99: percentile(keyed, 0.99) } };
+  return {
+    plain: { p50: percentile(plain, 0.5), p99: percentile(plain, 0.99) },
+    keyed: { p50: percentile(keyed, 0.5), p99: percentile(keyed, 0.99) },
+  };
 }
 
 async function memoryPerHundredThousand() {
@@ -98,9 +131,13 @@ async function main() {
   console.log(`  ratio (keyed / without): p50 ${(keyed.p50 / plain.p50).toFixed(2)}   p99 ${(keyed.p99 / plain.p99).toFixed(2)}`);
   const started = performance.now();
   const memory = await memoryPerHundredThousand();
-  console.log(`memory per ${REMEMBERED.toLocaleString('en')} remembered keys in MemoryStore (${memory.storeKeys.toLocaleString('en')} store keys: outcome records and message claims; ${((performance.now() - started) / 1000).toFixed(1)} s to fill):`);
+  console.log(
+    `memory per ${REMEMBERED.toLocaleString('en')} remembered keys in MemoryStore (${memory.storeKeys.toLocaleString('en')} store keys: outcome records and message claims; ${((performance.now() - started) / 1000).toFixed(1)} s to fill):`,
+  );
   console.log(`  ${(memory.bytes / 1024 / 1024).toFixed(1)} MB heap, ${(memory.bytes / REMEMBERED).toFixed(0)} bytes a key`);
-  console.log(`  ${(memory.bytes / memory.storeKeys).toFixed(0)} bytes a store key; MemoryStore's default bound (200,000 keys) is then about ${((memory.bytes / memory.storeKeys) * 200_000 / 1024 / 1024).toFixed(0)} MB`);
+  console.log(
+    `  ${(memory.bytes / memory.storeKeys).toFixed(0)} bytes a store key; MemoryStore's default bound (200,000 keys) is then about ${(((memory.bytes / memory.storeKeys) * 200_000) / 1024 / 1024).toFixed(0)} MB`,
+  );
 }
 
 main().catch((error: unknown) => {

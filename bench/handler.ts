@@ -53,7 +53,9 @@ async function serveChild(mode: string, upstreamUrl?: string): Promise<void> {
 }
 
 function startChild(args: string[]): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -99,14 +101,19 @@ async function inProcess(iterations: number) {
     apiBaseUrl: 'http://upstream.invalid/api',
     ...BOT,
     logger: { warn() {}, error() {} },
-    fetch: async () => new Response(STUB_BODY.replace('USER', userIdOf(token)), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+    fetch: async () =>
+      new Response(STUB_BODY.replace('USER', userIdOf(token)), { status: 200, headers: { 'Content-Type': 'application/json' } }),
   });
-  const visitor = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' } }));
+  const visitor = await handler(
+    new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' } }),
+  );
   token = ((await visitor.json()) as { data: { token: string } }).data.token;
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const start = performance.now();
-    const response = await handler(new Request('http://localhost/chatbot/sessions?page=1', { headers: { Authorization: `Bearer ${token}` } }));
+    const response = await handler(
+      new Request('http://localhost/chatbot/sessions?page=1', { headers: { Authorization: `Bearer ${token}` } }),
+    );
     await response.arrayBuffer();
     times.push(performance.now() - start);
   }
@@ -131,28 +138,48 @@ async function main(): Promise<void> {
     const handler = await startChild(['--serve', 'handler', `http://127.0.0.1:${stub.port}/api`]);
     children.push(handler.child);
 
-    const visitor = await fetch(`http://127.0.0.1:${handler.port}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const visitor = await fetch(`http://127.0.0.1:${handler.port}/chatbot/visitor`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     const { token } = ((await visitor.json()) as { data: { token: string } }).data;
 
     console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s each, GET sessions listing`);
     const baseline = await load(`http://127.0.0.1:${stub.port}/api/Dev/${BOT.chatbotId}/sessions?userId=x&page=1`);
     const withHandler = await load(`http://127.0.0.1:${handler.port}/chatbot/sessions?page=1`, { Authorization: `Bearer ${token}` });
-    const stubLatency = await sequentialLatency(`http://127.0.0.1:${stub.port}/api/Dev/${BOT.chatbotId}/sessions?userId=x&page=1`, {}, 3000);
-    const handlerLatency = await sequentialLatency(`http://127.0.0.1:${handler.port}/chatbot/sessions?page=1`, { Authorization: `Bearer ${token}` }, 3000);
+    const stubLatency = await sequentialLatency(
+      `http://127.0.0.1:${stub.port}/api/Dev/${BOT.chatbotId}/sessions?userId=x&page=1`,
+      {},
+      3000,
+    );
+    const handlerLatency = await sequentialLatency(
+      `http://127.0.0.1:${handler.port}/chatbot/sessions?page=1`,
+      { Authorization: `Bearer ${token}` },
+      3000,
+    );
     const core = await inProcess(20_000);
 
     const row = (name: string, r: { rps: number; p50: number; p99: number; mean: number }) =>
-      console.log(`  ${name.padEnd(28)} ${r.rps.toFixed(0).padStart(7)} req/s   latency p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   mean ${r.mean.toFixed(2)} ms`);
+      console.log(
+        `  ${name.padEnd(28)} ${r.rps.toFixed(0).padStart(7)} req/s   latency p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   mean ${r.mean.toFixed(2)} ms`,
+      );
     row('stub upstream alone', baseline);
     row('handler -> stub upstream', withHandler);
     console.log(`  throughput ratio (handler / stub alone): ${(withHandler.rps / baseline.rps).toFixed(3)}`);
-    console.log(`  latency under load, added at the median:  ${(withHandler.p50 - baseline.p50).toFixed(0)} ms (autocannon, whole ms; mean ${(withHandler.mean - baseline.mean).toFixed(2)} ms)`);
+    console.log(
+      `  latency under load, added at the median:  ${(withHandler.p50 - baseline.p50).toFixed(0)} ms (autocannon, whole ms; mean ${(withHandler.mean - baseline.mean).toFixed(2)} ms)`,
+    );
     console.log(`sequential keep-alive requests (3000 each, one at a time):`);
     console.log(`  stub upstream alone      p50 ${stubLatency.p50.toFixed(3)} ms   p99 ${stubLatency.p99.toFixed(3)} ms`);
     console.log(`  handler -> stub upstream p50 ${handlerLatency.p50.toFixed(3)} ms   p99 ${handlerLatency.p99.toFixed(3)} ms`);
-    console.log(`  latency added at the median over HTTP: ${(handlerLatency.p50 - stubLatency.p50).toFixed(3)} ms (the handler's hop includes a second HTTP round trip to upstream)`);
+    console.log(
+      `  latency added at the median over HTTP: ${(handlerLatency.p50 - stubLatency.p50).toFixed(3)} ms (the handler's hop includes a second HTTP round trip to upstream)`,
+    );
     console.log(`in process (20000 requests, upstream fetch answered at once):`);
-    console.log(`  handler's own work: p50 ${core.p50.toFixed(3)} ms, p99 ${core.p99.toFixed(3)} ms (target: under 1 ms at the median) ${core.p50 < 1 ? 'OK' : 'OVER TARGET'}`);
+    console.log(
+      `  handler's own work: p50 ${core.p50.toFixed(3)} ms, p99 ${core.p99.toFixed(3)} ms (target: under 1 ms at the median) ${core.p50 < 1 ? 'OK' : 'OVER TARGET'}`,
+    );
     await sendsSection(startChild, DURATION, CONNECTIONS);
   } finally {
     for (const child of children) child.kill();

@@ -52,9 +52,15 @@ if (!executablePath) throw new Error(INSTALL_HINT);
 const build = spawnSync(`${root}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const dist = join(root, 'dist');
-const bundleFiles = new Map(readdirSync(dist).filter((name) => /^chatbot-widget[\w.-]*\.js$/.test(name)).map((name) => [`/${name}`, readFileSync(join(dist, name))]));
+const bundleFiles = new Map(
+  readdirSync(dist)
+    .filter((name) => /^chatbot-widget[\w.-]*\.js$/.test(name))
+    .map((name) => [`/${name}`, readFileSync(join(dist, name))]),
+);
 // The chunk this build's bundle imports (dist/ may still hold those of earlier builds).
-const chunkName = /import\([`'"]\.\/(chatbot-widget-usage-view-[\w-]+\.js)[`'"]\)/.exec(bundleFiles.get('/chatbot-widget.js')?.toString('utf8') ?? '')?.[1];
+const chunkName = /import\([`'"]\.\/(chatbot-widget-usage-view-[\w-]+\.js)[`'"]\)/.exec(
+  bundleFiles.get('/chatbot-widget.js')?.toString('utf8') ?? '',
+)?.[1];
 const usageChunk = chunkName ? ([`/${chunkName}`, bundleFiles.get(`/${chunkName}`)!] as const) : undefined;
 if (!usageChunk?.[1]) throw new Error('the bundle imports no usage-view chunk: <chatbot-usage> is not loaded lazily');
 
@@ -66,7 +72,9 @@ if (fresh) {
   const started = performance.now();
   try {
     const { imported } = await emulator.importSeed(seedPath);
-    console.log(`imported ${imported.toLocaleString('en')} messages into ${dbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s (kept for the next run)`);
+    console.log(
+      `imported ${imported.toLocaleString('en')} messages into ${dbPath} in ${((performance.now() - started) / 1000).toFixed(1)} s (kept for the next run)`,
+    );
   } catch (error) {
     emulator.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
@@ -123,7 +131,9 @@ async function firstView(from: string, to: string): Promise<Run> {
   const run = await page.evaluate(async () => {
     const el = document.querySelector('chatbot-usage')!;
     const rendered = performance.getEntriesByName('chatbot-usage:rendered')[0]!.startTime;
-    const painted = await new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))));
+    const painted = await new Promise<number>((resolve) =>
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))),
+    );
     const admin = performance.getEntriesByType('resource').filter((e) => e.name.includes('/chatbot/admin/')) as PerformanceResourceTiming[];
     const firstRequest = Math.min(...admin.map((e) => e.startTime));
     const lastAnswer = Math.max(...admin.map((e) => e.responseEnd));
@@ -133,12 +143,17 @@ async function firstView(from: string, to: string): Promise<Run> {
     }));
     const total = Number(el.shadowRoot!.querySelector('[data-total="messages"] dd')!.textContent!.replace(/\D/g, ''));
     // Baseline: the same monthly figures into a plain table, row by row through textContent.
-    const months = await (await fetch(admin.find((e) => e.name.includes('count-by-month'))!.name, { headers: { 'X-Admin-Token': el.getAttribute('admin-token')! } })).json();
+    const months = await (
+      await fetch(admin.find((e) => e.name.includes('count-by-month'))!.name, {
+        headers: { 'X-Admin-Token': el.getAttribute('admin-token')! },
+      })
+    ).json();
     const started = performance.now();
     const table = document.createElement('table');
     for (const m of months.data) {
       const tr = table.insertRow();
-      for (const value of [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal]) tr.insertCell().textContent = Number.isFinite(value) ? value.toLocaleString() : value;
+      for (const value of [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal])
+        tr.insertCell().textContent = Number.isFinite(value) ? value.toLocaleString() : value;
     }
     document.body.append(table);
     table.getBoundingClientRect();
@@ -154,7 +169,13 @@ async function apiCli(args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli/chatbot-api.ts', ...args], {
     cwd: root,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', CHATBOT_API_BASE_URL: upstream.url, CHATBOT_API_KEY: BOT.apiKey, CHATBOT_API_SECRET: BOT.apiSecret, CHATBOT_ID: BOT.id },
+    env: {
+      PATH: process.env.PATH ?? '',
+      CHATBOT_API_BASE_URL: upstream.url,
+      CHATBOT_API_KEY: BOT.apiKey,
+      CHATBOT_API_SECRET: BOT.apiSecret,
+      CHATBOT_ID: BOT.id,
+    },
   });
   return stdout;
 }
@@ -172,11 +193,23 @@ for (const range of RANGES) {
   for (let i = 0; i < RUNS; i++) runs.push(await firstView(range.from, range.to));
 
   // The figures at this scale: the element against the routes and the command, for the same range.
-  const months = (await adminGet(`messages/count-by-month?from=${range.from}&to=${range.to}`)).data as { month: string; messageCount: number }[];
+  const months = (await adminGet(`messages/count-by-month?from=${range.from}&to=${range.to}`)).data as {
+    month: string;
+    messageCount: number;
+  }[];
   const count = (await adminGet(`messages/count?from=${range.from}&to=${range.to}`)).data as number;
   const table = await apiCli(['usage', '--from', range.from, '--to', range.to, '--table']);
   const cliCount = JSON.parse(await apiCli(['count', '--from', range.from, '--to', range.to])).data as number;
-  const cliMonths = months.map((m) => Number(table.split('\n').find((l) => l.startsWith(m.month))?.trim().split(/\s{2,}/)[1]?.replace(/\D/g, '')));
+  const cliMonths = months.map((m) =>
+    Number(
+      table
+        .split('\n')
+        .find((l) => l.startsWith(m.month))
+        ?.trim()
+        .split(/\s{2,}/)[1]
+        ?.replace(/\D/g, ''),
+    ),
+  );
   const shown = runs.at(-1)!;
   const equalFigures =
     JSON.stringify(shown.bars) === JSON.stringify(months.map((m) => ({ month: m.month, messages: m.messageCount }))) &&
@@ -203,10 +236,18 @@ emulator.close();
 
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 const main = bundleFiles.get('/chatbot-widget.js')!;
-console.log(`\n<chatbot-usage> first view on ${COUNT.toLocaleString('en')} messages (handler + emulator over loopback, Chromium), median of ${RUNS} page loads\n`);
-console.log(`  ${'range'.padEnd(20)} ${'answers'.padStart(8)} ${'render'.padStart(9)} ${'painted'.padStart(9)}  ${'<= ' + TARGET_MS}  ${'baseline'.padStart(9)}   figures`);
+console.log(
+  `\n<chatbot-usage> first view on ${COUNT.toLocaleString('en')} messages (handler + emulator over loopback, Chromium), median of ${RUNS} page loads\n`,
+);
+console.log(
+  `  ${'range'.padEnd(20)} ${'answers'.padStart(8)} ${'render'.padStart(9)} ${'painted'.padStart(9)}  ${'<= ' + TARGET_MS}  ${'baseline'.padStart(9)}   figures`,
+);
 for (const line of lines) console.log(line);
-console.log('\n  answers: first admin request to the handler\'s last answer; render/painted: from that answer to the complete first render / the next frame');
-console.log('  baseline: the same monthly figures as plain table rows through textContent (the old admin page\'s way)');
-console.log(`\n  weight: dist/chatbot-widget.js ${kB(gzipSync(main, { level: 9 }).length)} gzip (loads for every page), ${usageChunk[0].slice(1)} ${kB(gzipSync(usageChunk[1], { level: 9 }).length)} gzip (only where <chatbot-usage> is used)`);
+console.log(
+  "\n  answers: first admin request to the handler's last answer; render/painted: from that answer to the complete first render / the next frame",
+);
+console.log("  baseline: the same monthly figures as plain table rows through textContent (the old admin page's way)");
+console.log(
+  `\n  weight: dist/chatbot-widget.js ${kB(gzipSync(main, { level: 9 }).length)} gzip (loads for every page), ${usageChunk[0].slice(1)} ${kB(gzipSync(usageChunk[1], { level: 9 }).length)} gzip (only where <chatbot-usage> is used)`,
+);
 process.exit(failed ? 1 : 0);

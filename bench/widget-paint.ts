@@ -56,36 +56,40 @@ await tab.goto(origin + '/');
 await tab.waitForFunction(() => customElements.get('chatbot-widget'));
 
 // Fill IndexedDB as a previous visit would have (the layout the widget's cache writes).
-await tab.evaluate(async ({ count, base }) => {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open('chatbot-widget');
-    request.onupgradeneeded = () => request.result.createObjectStore('kv');
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const start = Date.now() - 3_600_000;
-  const messages = Array.from({ length: count }, (_, i) => ({
-    id: `m${i}`,
-    chatbotId: 'bench',
-    chatSessionId: 's1',
-    chatUserId: 'u1',
-    senderType: i % 2 ? 'Bot' : 'User',
-    text: i % 2 ? `Answer ${i} with **bold**, a [link](https://example.com) and a list:\n\n- one\n- two` : `Question ${i}: how does it work?`,
-    tokenCount: 10,
-    responseTime: i % 2 ? 0.5 : null,
-    createdAt: new Date(start + i * 1_000).toISOString(),
-  }));
-  const tx = db.transaction('kv', 'readwrite');
-  const store = tx.objectStore('kv');
-  store.put({ token: 'bench', userId: 'u1' }, `identity|${base}`);
-  store.put({ current: 's1', entries: { s1: [Date.now(), count] } }, `index|${base}|u1|`);
-  store.put({ sessionId: 's1', messages, totalItems: count }, `conversation|${base}|u1|s1`);
-  store.put({ userId: 'u1', conversation: { sessionId: 's1', messages: messages.slice(-60), totalItems: count } }, `paint|${base}|`);
-  // The per-session head record of earlier builds, so a WIDGET_BASELINE build reads its own layout.
-  store.put({ sessionId: 's1', messages: messages.slice(-60), totalItems: count }, `head|${base}|u1|s1`);
-  await new Promise((resolve) => (tx.oncomplete = resolve));
-  db.close();
-}, { count: MESSAGES, base: `${origin}/chatbot` });
+await tab.evaluate(
+  async ({ count, base }) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('chatbot-widget');
+      request.onupgradeneeded = () => request.result.createObjectStore('kv');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const start = Date.now() - 3_600_000;
+    const messages = Array.from({ length: count }, (_, i) => ({
+      id: `m${i}`,
+      chatbotId: 'bench',
+      chatSessionId: 's1',
+      chatUserId: 'u1',
+      senderType: i % 2 ? 'Bot' : 'User',
+      text:
+        i % 2 ? `Answer ${i} with **bold**, a [link](https://example.com) and a list:\n\n- one\n- two` : `Question ${i}: how does it work?`,
+      tokenCount: 10,
+      responseTime: i % 2 ? 0.5 : null,
+      createdAt: new Date(start + i * 1_000).toISOString(),
+    }));
+    const tx = db.transaction('kv', 'readwrite');
+    const store = tx.objectStore('kv');
+    store.put({ token: 'bench', userId: 'u1' }, `identity|${base}`);
+    store.put({ current: 's1', entries: { s1: [Date.now(), count] } }, `index|${base}|u1|`);
+    store.put({ sessionId: 's1', messages, totalItems: count }, `conversation|${base}|u1|s1`);
+    store.put({ userId: 'u1', conversation: { sessionId: 's1', messages: messages.slice(-60), totalItems: count } }, `paint|${base}|`);
+    // The per-session head record of earlier builds, so a WIDGET_BASELINE build reads its own layout.
+    store.put({ sessionId: 's1', messages: messages.slice(-60), totalItems: count }, `head|${base}|u1|s1`);
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  },
+  { count: MESSAGES, base: `${origin}/chatbot` },
+);
 
 /** One page load of the given build: ms to the painted frame, ms until the DOM has a bubble, bubbles rendered. */
 async function once(kind: 'cold' | 'open', code: Buffer) {
@@ -134,12 +138,20 @@ async function once(kind: 'cold' | 'open', code: Buffer) {
 function summarize(runs: { ms: number; dom: number; nodes: number }[]) {
   const times = runs.map((r) => r.ms).sort((a, b) => a - b);
   const doms = runs.map((r) => r.dom).sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)]!, worst: times[times.length - 1]!, dom: doms[Math.floor(doms.length / 2)]!, nodes: Math.max(...runs.map((r) => r.nodes)) };
+  return {
+    median: times[Math.floor(times.length / 2)]!,
+    worst: times[times.length - 1]!,
+    dom: doms[Math.floor(doms.length / 2)]!,
+    nodes: Math.max(...runs.map((r) => r.nodes)),
+  };
 }
 
 // With a baseline the two builds take turns, run by run, so both meet the same machine load.
 const builds = [{ name: 'this build', code: current }, ...(baseline ? [{ name: 'baseline', code: baseline }] : [])];
-const runs = builds.map(() => ({ cold: [] as { ms: number; dom: number; nodes: number }[], open: [] as { ms: number; dom: number; nodes: number }[] }));
+const runs = builds.map(() => ({
+  cold: [] as { ms: number; dom: number; nodes: number }[],
+  open: [] as { ms: number; dom: number; nodes: number }[],
+}));
 for (const kind of ['cold', 'open'] as const) {
   for (let run = 0; run < RUNS; run++) {
     for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.code));
@@ -154,13 +166,20 @@ const { cold, open } = mine;
 console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js, Chromium, ${RUNS} page loads each)`);
 for (const { name, cold: c, open: o } of results) {
   if (baseline) console.log(`${name}${name === 'baseline' ? ` (${baselinePath})` : ''}:`);
-  for (const [label, r] of [['cold (created open: IndexedDB read + render)', c], ['open (show() on a loaded widget)', o]] as const) {
-    console.log(`  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`);
+  for (const [label, r] of [
+    ['cold (created open: IndexedDB read + render)', c],
+    ['open (show() on a loaded widget)', o],
+  ] as const) {
+    console.log(
+      `  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`,
+    );
     console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
   }
 }
 if (base) {
-  console.log(`this build vs baseline (median to the painted frame): cold ${(cold.median / base.cold.median).toFixed(2)}x, open ${(open.median / base.open.median).toFixed(2)}x`);
+  console.log(
+    `this build vs baseline (median to the painted frame): cold ${(cold.median / base.cold.median).toFixed(2)}x, open ${(open.median / base.open.median).toFixed(2)}x`,
+  );
 }
 if (cold.nodes > 150 || open.nodes > 150) {
   console.error('The DOM is not bounded.');

@@ -26,7 +26,9 @@ console.log('dist/chatbot-widget.js (Lit, idb-keyval and marked bundled; no othe
 console.log(`  raw     ${kB(code.length)}`);
 console.log(`  gzip    ${kB(gzip)}   budget ${kB(BUDGET_GZIP)} (${((gzip / BUDGET_GZIP) * 100).toFixed(0)}% used)`);
 console.log(`  brotli  ${kB(brotli)}`);
-console.log(`  vs Deep Chat ${kB(DEEP_CHAT_GZIP)} gzip: ${(gzip / DEEP_CHAT_GZIP).toFixed(2)}x the size (${(DEEP_CHAT_GZIP / gzip).toFixed(1)}x smaller)`);
+console.log(
+  `  vs Deep Chat ${kB(DEEP_CHAT_GZIP)} gzip: ${(gzip / DEEP_CHAT_GZIP).toFixed(2)}x the size (${(DEEP_CHAT_GZIP / gzip).toFixed(1)}x smaller)`,
+);
 if (gzip > BUDGET_GZIP) {
   console.error(`Over the ${kB(BUDGET_GZIP)} gzip budget.`);
   process.exit(1);

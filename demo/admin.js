@@ -6,7 +6,8 @@ await customElements.whenDefined('chatbot-usage');
 const usage = document.querySelector('chatbot-usage');
 const status = document.getElementById('admin-status');
 
-const NO_TOKEN = 'No admin token: open the admin link that npm start printed (it ends in #token=…), or add #token=<CHATBOT_ADMIN_TOKEN> to this address.';
+const NO_TOKEN =
+  'No admin token: open the admin link that npm start printed (it ends in #token=…), or add #token=<CHATBOT_ADMIN_TOKEN> to this address.';
 
 /** Takes a token from the fragment, if there is one, and removes the fragment from the address bar. */
 function takeTokenFromHash() {

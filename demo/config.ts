@@ -86,7 +86,9 @@ export function readStartConfig(env: NodeJS.ProcessEnv): StartConfig {
     }
     if (!parsed || !/^rediss?:$/.test(parsed.protocol) || !parsed.hostname) {
       // The value is not repeated: it may hold a password.
-      throw new StartConfigError('CHATBOT_REDIS_URL must be a Redis URL such as redis://127.0.0.1:6379 (redis:// or rediss://, a host, a port); the value set is not one.');
+      throw new StartConfigError(
+        'CHATBOT_REDIS_URL must be a Redis URL such as redis://127.0.0.1:6379 (redis:// or rediss://, a host, a port); the value set is not one.',
+      );
     }
   }
 

@@ -34,7 +34,9 @@ export async function connectRedisStore(url: string, log: (line: string) => void
   client.on('error', (error: Error) => {
     if (!connected || down) return;
     down = true;
-    log(`chatbot handler: Redis at ${address} (CHATBOT_REDIS_URL) is unreachable (${error.message}); requests that need the store get 503 until it is back.`);
+    log(
+      `chatbot handler: Redis at ${address} (CHATBOT_REDIS_URL) is unreachable (${error.message}); requests that need the store get 503 until it is back.`,
+    );
   });
   client.on('ready', () => {
     if (!down) return;
@@ -42,7 +44,10 @@ export async function connectRedisStore(url: string, log: (line: string) => void
     log(`chatbot handler: Redis at ${address} is back; the store answers again.`);
   });
 
-  const fail = (reason: string) => new StartConfigError(`CHATBOT_REDIS_URL: no Redis answers at ${address} (${reason}). Start Redis there, or correct or unset CHATBOT_REDIS_URL.`);
+  const fail = (reason: string) =>
+    new StartConfigError(
+      `CHATBOT_REDIS_URL: no Redis answers at ${address} (${reason}). Start Redis there, or correct or unset CHATBOT_REDIS_URL.`,
+    );
   try {
     await client.connect();
   } catch (error) {
@@ -53,7 +58,10 @@ export async function connectRedisStore(url: string, log: (line: string) => void
   try {
     const pong = await Promise.race([
       client.ping(),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to PING within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`no answer to PING within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS)),
+      ),
     ]);
     if (pong !== 'PONG') throw new Error(`it answered PING with ${JSON.stringify(pong)}`);
   } catch (error) {

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       : `  Upstream         ${upstream.baseUrl}`,
     redis
       ? `  Store            Redis at ${redis.address} (CHATBOT_REDIS_URL): limits, idempotency and revocations shared by every process using it`
-      : '  Store            this process\'s memory; set CHATBOT_REDIS_URL to share limits across several processes',
+      : "  Store            this process's memory; set CHATBOT_REDIS_URL to share limits across several processes",
     '',
   ];
   if (emulator) {

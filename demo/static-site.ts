@@ -72,7 +72,8 @@ export async function createStaticSite(): Promise<StaticSite> {
    * looked up when asked: a rebuild while the server runs renames them (content hashes). The name
    * pattern has no slash, so a request can only ever name a file directly in dist/.
    */
-  const fileOf = (path: string) => files.get(path) ?? (/^\/chatbot-widget-[\w-]+\.js$/.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
+  const fileOf = (path: string) =>
+    files.get(path) ?? (/^\/chatbot-widget-[\w-]+\.js$/.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
 
   return {
     serve(req, res) {
@@ -87,7 +88,9 @@ export async function createStaticSite(): Promise<StaticSite> {
       const body = readFileSync(file);
       // The bundle is public and sent without credentials; a module script on another site
       // (the "embed it" snippet) may load it only if it says so.
-      const crossOrigin = path.startsWith('/chatbot-widget') ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' } : {};
+      const crossOrigin = path.startsWith('/chatbot-widget')
+        ? { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' }
+        : {};
       res.writeHead(200, {
         ...crossOrigin,
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',

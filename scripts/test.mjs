@@ -80,7 +80,9 @@ if (!browserOnly) {
 }
 
 if (!nodeOnly) {
-  const files = walk(join(root, 'test/widget')).filter((f) => f.endsWith('.test.ts')).filter(matches);
+  const files = walk(join(root, 'test/widget'))
+    .filter((f) => f.endsWith('.test.ts'))
+    .filter(matches);
   if (files.length) {
     const browser = await findBrowser();
     if (!browser) {

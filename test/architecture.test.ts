@@ -60,7 +60,9 @@ test('the widget takes only types from shared, and no Node or signing module at 
 test('shared stays isomorphic: no Node built-ins and no DOM-only globals', () => {
   for (const file of files(join(src, 'shared'))) {
     // Code only: comments may well name what the code avoids.
-    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     assert.doesNotMatch(text, /from 'node:|require\(|\bBuffer\b|\bdocument\.|\bwindow\./, relative(src, file));
   }
 });

@@ -43,7 +43,12 @@ export async function serveSendsChild([mode, variant, upstreamUrl]: string[]): P
             apiSecret: BOT.apiSecret,
             chatbotId: BOT.id,
             logger: { warn() {}, error() {} },
-            limits: { sendsPerMinute: UNLIMITED, sendsPerDay: UNLIMITED, sendsPerMinutePerAddress: UNLIMITED, dailyQuotaSharePerAddress: 1 },
+            limits: {
+              sendsPerMinute: UNLIMITED,
+              sendsPerDay: UNLIMITED,
+              sendsPerMinutePerAddress: UNLIMITED,
+              dailyQuotaSharePerAddress: 1,
+            },
             ...(variant === 'keep-alive' ? { fetch: keepAliveFetch } : {}),
           }),
         );
@@ -87,34 +92,48 @@ async function direct(port: number, user: string, duration: number, connections:
   const body = JSON.stringify({ user: { id: user, name: 'Visitor' }, message: { content: QUESTION } });
   const timestamp = unixSeconds(Date.now());
   const signature = await sign({ method: 'POST', path, body, timestamp, secret: BOT.apiSecret });
-  return measure({
-    url: `http://127.0.0.1:${port}${path}`,
-    method: 'POST',
-    body,
-    connections,
-    duration,
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(timestamp), 'X-Signature': signature },
-  }, [port]);
+  return measure(
+    {
+      url: `http://127.0.0.1:${port}${path}`,
+      method: 'POST',
+      body,
+      connections,
+      duration,
+      headers: { 'Content-Type': 'application/json', 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(timestamp), 'X-Signature': signature },
+    },
+    [port],
+  );
 }
 
 /** Sends through the handler as one visitor. */
 async function throughHandler(port: number, upstreamPort: number, duration: number, connections: number): Promise<Run> {
-  const visitor = await fetch(`http://127.0.0.1:${port}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-  const { token } = ((await visitor.json()) as { data: { token: string } }).data;
-  return measure({
-    url: `http://127.0.0.1:${port}/chatbot/message`,
+  const visitor = await fetch(`http://127.0.0.1:${port}/chatbot/visitor`, {
     method: 'POST',
-    body: JSON.stringify({ content: QUESTION }),
-    connections,
-    duration,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-  }, [port, upstreamPort]);
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  const { token } = ((await visitor.json()) as { data: { token: string } }).data;
+  return measure(
+    {
+      url: `http://127.0.0.1:${port}/chatbot/message`,
+      method: 'POST',
+      body: JSON.stringify({ content: QUESTION }),
+      connections,
+      duration,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    },
+    [port, upstreamPort],
+  );
 }
 
 /** Prints handler/direct for both reply sources, side by side, and the CPU each process spent per send. */
 export async function sendsSection(startChild: StartChild, duration: number, connections: number): Promise<void> {
-  console.log(`POST message against the emulator, autocannon ${connections} connections, ${duration} s each (emulator alone measured before and after, averaged):`);
-  console.log(`  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(28)} ${'handler, global fetch'.padStart(28)}`);
+  console.log(
+    `POST message against the emulator, autocannon ${connections} connections, ${duration} s each (emulator alone measured before and after, averaged):`,
+  );
+  console.log(
+    `  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(28)} ${'handler, global fetch'.padStart(28)}`,
+  );
   const cpuRows: string[] = [];
   for (const [label, source] of Object.entries(SOURCES)) {
     const children: ChildProcess[] = [];

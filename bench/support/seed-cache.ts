@@ -32,6 +32,8 @@ export async function cachedSeedFile(count: number, chatbotId: string): Promise<
   out.end(buffer);
   await once(out, 'finish');
   renameSync(partial, seedPath);
-  console.log(`generated ${seedPath} (${(statSync(seedPath).size / 1e6).toFixed(0)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${seedPath} (${(statSync(seedPath).size / 1e6).toFixed(0)} MB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return seedPath;
 }

@@ -21,7 +21,9 @@ const server = Bun.serve({
       return handler(request, { clientAddress: server.requestIP(request)?.address });
     }
     // The rest of your site.
-    return new Response('<chatbot-widget endpoint="/chatbot"></chatbot-widget>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    return new Response('<chatbot-widget endpoint="/chatbot"></chatbot-widget>', {
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+    });
   },
 });
 console.log(`Listening on http://localhost:${server.port} (handler at /chatbot)`);

@@ -116,7 +116,8 @@ export async function runChatbotApi(
     }
     try {
       const envelope = await request(client);
-      if (command === 'usage' && values.table) io.stdout(formatUsageTable((envelope as { data: Parameters<typeof formatUsageTable>[0] }).data));
+      if (command === 'usage' && values.table)
+        io.stdout(formatUsageTable((envelope as { data: Parameters<typeof formatUsageTable>[0] }).data));
       else io.stdout(`${JSON.stringify(envelope, null, 2)}\n`);
       return EXIT_OK;
     } catch (error) {
@@ -193,11 +194,15 @@ function checkBaseUrl(value: string, source: string): void {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new UsageError(`${source} must be an absolute http(s) URL ending in /api, e.g. ${BASE_URL_EXAMPLE}; got "${value}"${schemeHint(value)}`);
+    throw new UsageError(
+      `${source} must be an absolute http(s) URL ending in /api, e.g. ${BASE_URL_EXAMPLE}; got "${value}"${schemeHint(value)}`,
+    );
   }
   if (url.username || url.password) {
     // Not echoed: the value holds a password.
-    throw new UsageError(`${source} must not contain a user name or password; the key and secret go in CHATBOT_API_KEY and CHATBOT_API_SECRET`);
+    throw new UsageError(
+      `${source} must not contain a user name or password; the key and secret go in CHATBOT_API_KEY and CHATBOT_API_SECRET`,
+    );
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api')) {
@@ -219,7 +224,9 @@ function buildCall(command: Command, values: Values, positionals: string[]): Cal
     if (positionals.length < count) throw new UsageError(`${command} needs ${what}`);
     // Extra arguments are not echoed back: a pasted secret would end up on the screen.
     if (positionals.length > count) {
-      throw new UsageError(count === 0 ? `${command} takes no arguments` : `${command} takes exactly one argument (${what}); quote it if it has spaces`);
+      throw new UsageError(
+        count === 0 ? `${command} takes no arguments` : `${command} takes exactly one argument (${what}); quote it if it has spaces`,
+      );
     }
   };
   const paging = () => ({

@@ -31,7 +31,15 @@ import {
   type RetryOptions,
   type RetryPolicy,
 } from './retry.js';
-import { parseBaseUrl, pathSegment, prepareRequest, signedHeaders, type ApiBase, type PreparedRequest, type QueryValues } from './signed-request.js';
+import {
+  parseBaseUrl,
+  pathSegment,
+  prepareRequest,
+  signedHeaders,
+  type ApiBase,
+  type PreparedRequest,
+  type QueryValues,
+} from './signed-request.js';
 
 /** Options of {@link ChatbotClient}. */
 export interface ChatbotClientOptions {
@@ -285,7 +293,12 @@ export class ChatbotClient {
     }
   }
 
-  async #attempt<D>(request: PreparedRequest, check: DataCheck, timeoutMs: number, callerSignal: AbortSignal | undefined): Promise<Outcome<D>> {
+  async #attempt<D>(
+    request: PreparedRequest,
+    check: DataCheck,
+    timeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+  ): Promise<Outcome<D>> {
     const headers = await signedHeaders(request, this.#credentials, unixSeconds(this.#now()));
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
@@ -303,7 +316,9 @@ export class ChatbotClient {
       text = await response.text();
     } catch (cause) {
       if (callerSignal?.aborted) throw callerSignal.reason;
-      const error = timeout.aborted ? new ChatbotTimeoutError(request.url, timeoutMs, { cause }) : new ChatbotNetworkError(request.url, { cause });
+      const error = timeout.aborted
+        ? new ChatbotTimeoutError(request.url, timeoutMs, { cause })
+        : new ChatbotNetworkError(request.url, { cause });
       return { ok: false, error, retryableFailure: true, serverDelayMs: null };
     }
 
@@ -338,7 +353,12 @@ export class ChatbotClient {
 
     if (body === undefined) {
       const problem = parseError ? 'a body that is not JSON' : 'an empty body';
-      return { ok: false, error: new ChatbotResponseError(request.url, status, problem, text, { cause: parseError }), retryableFailure: false, serverDelayMs: null };
+      return {
+        ok: false,
+        error: new ChatbotResponseError(request.url, status, problem, text, { cause: parseError }),
+        retryableFailure: false,
+        serverDelayMs: null,
+      };
     }
     const shapeProblem = envelopeProblem(body, check);
     if (shapeProblem === 'error') {
@@ -355,7 +375,12 @@ export class ChatbotClient {
       return { ok: false, error, retryableFailure: false, serverDelayMs: null };
     }
     if (shapeProblem) {
-      return { ok: false, error: new ChatbotResponseError(request.url, status, shapeProblem, text), retryableFailure: false, serverDelayMs: null };
+      return {
+        ok: false,
+        error: new ChatbotResponseError(request.url, status, shapeProblem, text),
+        retryableFailure: false,
+        serverDelayMs: null,
+      };
     }
     return { ok: true, result: { envelope: body as Envelope<D>, headers: response.headers } };
   }

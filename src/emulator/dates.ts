@@ -4,8 +4,7 @@
  */
 
 // Date, optional time (T, t or a space), optional fraction, optional offset Z / ±HH:MM / ±HHMM / ±HH.
-const ISO_8601 =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /**
  * Milliseconds since the epoch of an ISO 8601 date or date-time, or `undefined` when the text is

@@ -55,19 +55,22 @@ interface Topic {
 const TOPICS: Topic[] = [
   {
     questions: ['How do I embed the widget?', 'How can I add the chat to my website?', 'where do i put the script tag'],
-    answer: 'Add `<script type="module" src="/chatbot-widget.js"></script>` to your page, then `<chatbot-widget endpoint="/chatbot" heading="Help"></chatbot-widget>` where you want it.',
+    answer:
+      'Add `<script type="module" src="/chatbot-widget.js"></script>` to your page, then `<chatbot-widget endpoint="/chatbot" heading="Help"></chatbot-widget>` where you want it.',
   },
   {
     questions: ['Is my API secret safe?', 'Does the secret key end up in the browser?', 'Can visitors see my API key?'],
-    answer: 'Yes, it is safe: the secret stays on your server inside the signing handler, which signs every request. The browser never sees it.',
+    answer:
+      'Yes, it is safe: the secret stays on your server inside the signing handler, which signs every request. The browser never sees it.',
   },
   {
     questions: ['Can other visitors read my conversations?', 'Is my chat private?', 'who can see my messages'],
-    answer: 'Only you. Each visitor sees only their own conversations; the handler never lets anyone read another visitor\'s messages.',
+    answer: "Only you. Each visitor sees only their own conversations; the handler never lets anyone read another visitor's messages.",
   },
   {
     questions: ['How do I change the colours?', 'Can I make the chat match my brand?', 'how to change the font'],
-    answer: 'Set the `--chatbot-*` CSS custom properties on the element for colours, fonts, radius and size, or style parts with `::part()`.',
+    answer:
+      'Set the `--chatbot-*` CSS custom properties on the element for colours, fonts, radius and size, or style parts with `::part()`.',
   },
   {
     questions: ['Is there a dark mode?', 'Does it support dark theme?'],
@@ -75,14 +78,16 @@ const TOPICS: Topic[] = [
   },
   {
     questions: ['Does it work with React?', 'Can I use this in my Next.js app?', 'How do I use the widget in Vue?'],
-    answer: 'Yes. Import `chatbot-widget` once and use the `<chatbot-widget>` tag like any element; listen to `chatbot-reply` and the other events for updates.',
+    answer:
+      'Yes. Import `chatbot-widget` once and use the `<chatbot-widget>` tag like any element; listen to `chatbot-reply` and the other events for updates.',
   },
   {
-    questions: ['What happens if I lose my connection?', 'Does it work offline?', 'my message didn\'t send'],
-    answer: 'Messages typed offline wait in an outbox on your device and are sent when the connection returns. A failed one shows a retry button.',
+    questions: ['What happens if I lose my connection?', 'Does it work offline?', "my message didn't send"],
+    answer:
+      'Messages typed offline wait in an outbox on your device and are sent when the connection returns. A failed one shows a retry button.',
   },
   {
-    questions: ['Where can I find my old conversations?', 'How do I see my chat history?', 'can I go back to yesterday\'s chat'],
+    questions: ['Where can I find my old conversations?', 'How do I see my chat history?', "can I go back to yesterday's chat"],
     answer: 'Open the history from the header of the chat panel: every earlier session is listed there, newest first.',
   },
   {
@@ -99,7 +104,8 @@ const TOPICS: Topic[] = [
   },
   {
     questions: ['How do I open the chat from my own button?', 'Can I open the widget with JavaScript?'],
-    answer: 'Call `show()` on the element, for example `document.querySelector(\'chatbot-widget\').show()`. `hide()` and `toggle()` work too.',
+    answer:
+      "Call `show()` on the element, for example `document.querySelector('chatbot-widget').show()`. `hide()` and `toggle()` work too.",
   },
   {
     questions: ['Can the chat fill a section of my page instead of floating?', 'how to make the chat inline'],
@@ -107,19 +113,21 @@ const TOPICS: Topic[] = [
   },
   {
     questions: ['What are your opening hours?', 'Can I talk to a human?'],
-    answer: 'I\'m available around the clock. For anything I can\'t answer, leave your question here and the team will follow up.',
+    answer: "I'm available around the clock. For anything I can't answer, leave your question here and the team will follow up.",
   },
   {
     questions: ['How much does it cost?', 'Is there a free plan?', 'What does premium include?'],
-    answer: 'The free tier includes 100 messages a day per chatbot; premium raises that to 10,000, and enterprise plans have custom limits.',
+    answer:
+      'The free tier includes 100 messages a day per chatbot; premium raises that to 10,000, and enterprise plans have custom limits.',
   },
   {
     questions: ['How do I reset the chat?', 'Can I delete my chat data from this device?'],
-    answer: 'The widget\'s `reset()` method forgets your identity and the cached conversations on this device.',
+    answer: "The widget's `reset()` method forgets your identity and the cached conversations on this device.",
   },
   {
     questions: ['Does the bot understand Markdown?', 'Can the bot send links?'],
-    answer: 'Yes, replies may contain **Markdown**: links, lists and code blocks are shown formatted, and no HTML from a reply is ever run.',
+    answer:
+      'Yes, replies may contain **Markdown**: links, lists and code blocks are shown formatted, and no HTML from a reply is ever run.',
   },
   {
     questions: ['Is the widget accessible?', 'Does it work with a screen reader?'],
@@ -138,15 +146,90 @@ const ATTACHMENT_ANSWER =
 
 const OPENERS = ['', '', '', 'Hi! ', 'Hello, ', 'Quick question: ', 'Hey there. '];
 const FOLLOW_UPS: [string, string][] = [
-  ['Thanks!', 'You\'re welcome! Anything else I can help you with?'],
+  ['Thanks!', "You're welcome! Anything else I can help you with?"],
   ['Thank you, that worked.', 'Glad it worked! Have a great day.'],
   ['ok great', 'Great! Let me know if you have more questions.'],
-  ['Can you explain that in more detail?', 'Of course. The docs have a step-by-step guide with examples; the short version is above, and I\'m happy to answer anything specific.'],
+  [
+    'Can you explain that in more detail?',
+    "Of course. The docs have a step-by-step guide with examples; the short version is above, and I'm happy to answer anything specific.",
+  ],
   ['And does that work on mobile too?', 'Yes, the widget adapts to small screens and works in every modern mobile browser.'],
 ];
 
-const FIRST_NAMES = ['Ada', 'Ben', 'Chloé', 'Dmitri', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemal', 'Lena', 'Mateo', 'Nadia', 'Oskar', 'Priya', 'Quentin', 'Rosa', 'Sven', 'Tariq', 'Uma', 'Viktor', 'Wen', 'Ximena', 'Yusuf', 'Zoë', 'Amara', 'Bruno', 'Camille', 'Diego', 'Emre', 'Freya', 'Gabriel', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lucía', 'Malik', 'Noor'];
-const LAST_NAMES = ['Lovelace', 'Okafor', 'Martin', 'Petrov', 'García', 'Haddad', 'Hopper', 'Tanaka', 'Silva', 'Becker', 'Yilmaz', 'Schmidt', 'Rossi', 'Khan', 'Nilsson', 'Patel', 'Dubois', 'Moreno', 'Larsen', 'Aziz', 'Chen', 'Novak', 'Kim', 'Nguyen', 'Müller', 'Costa', 'Ivanova', 'Bianchi', 'Mensah', 'Fischer'];
+const FIRST_NAMES = [
+  'Ada',
+  'Ben',
+  'Chloé',
+  'Dmitri',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kemal',
+  'Lena',
+  'Mateo',
+  'Nadia',
+  'Oskar',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Sven',
+  'Tariq',
+  'Uma',
+  'Viktor',
+  'Wen',
+  'Ximena',
+  'Yusuf',
+  'Zoë',
+  'Amara',
+  'Bruno',
+  'Camille',
+  'Diego',
+  'Emre',
+  'Freya',
+  'Gabriel',
+  'Hana',
+  'Ivan',
+  'Julia',
+  'Kofi',
+  'Lucía',
+  'Malik',
+  'Noor',
+];
+const LAST_NAMES = [
+  'Lovelace',
+  'Okafor',
+  'Martin',
+  'Petrov',
+  'García',
+  'Haddad',
+  'Hopper',
+  'Tanaka',
+  'Silva',
+  'Becker',
+  'Yilmaz',
+  'Schmidt',
+  'Rossi',
+  'Khan',
+  'Nilsson',
+  'Patel',
+  'Dubois',
+  'Moreno',
+  'Larsen',
+  'Aziz',
+  'Chen',
+  'Novak',
+  'Kim',
+  'Nguyen',
+  'Müller',
+  'Costa',
+  'Ivanova',
+  'Bianchi',
+  'Mensah',
+  'Fischer',
+];
 
 /** mulberry32: a tiny, fast, well-distributed 32-bit PRNG; returns floats in [0, 1). */
 export function createRandom(seed: number): () => number {
@@ -235,7 +318,8 @@ export function generateDemoMessages(options: DemoMessagesOptions): Generator<Se
   const now = options.now ?? new Date();
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a whole number >= 0, got ${count}.`);
   if (typeof chatbotId !== 'string' || chatbotId === '') throw new TypeError('chatbotId must be a non-empty string.');
-  if (!Number.isInteger(months) || months < 1 || months > 1200) throw new RangeError(`months must be a whole number from 1 to 1200, got ${months}.`);
+  if (!Number.isInteger(months) || months < 1 || months > 1200)
+    throw new RangeError(`months must be a whole number from 1 to 1200, got ${months}.`);
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}.`);
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new TypeError('now must be a valid Date.');
   return generate(count, chatbotId, now, months, seed);

@@ -60,8 +60,7 @@ export const apiErrors = {
   methodNotAllowed: (allowed: string) => refuse(405, `Method not allowed here; use ${allowed}.`, { Allow: allowed }),
   payloadTooLarge: (limit: number) => refuse(413, `The request body is larger than ${limit} bytes.`),
   unsupportedMediaType: () => refuse(415, 'The request body must be JSON, sent with Content-Type: application/json.'),
-  quotaExceeded: (limit: number) =>
-    refuse(429, `The daily message quota of this chatbot (${limit}) is used up; it resets at 00:00 UTC.`),
+  quotaExceeded: (limit: number) => refuse(429, `The daily message quota of this chatbot (${limit}) is used up; it resets at 00:00 UTC.`),
   replyFailed: () => refuse(500, 'The chatbot could not produce a reply. Try again later.'),
   internal: () => refuse(500, 'Internal server error.'),
 };

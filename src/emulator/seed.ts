@@ -135,7 +135,8 @@ export function importSeedFile(
       const id = checked.message.id;
       if (id !== undefined) {
         if (ids.has(id)) throw new SeedError(`${where(lineNumber)}: duplicate id ${JSON.stringify(id)} (earlier in the file)`, lineNumber);
-        if (store.hasMessage(id)) throw new SeedError(`${where(lineNumber)}: duplicate id ${JSON.stringify(id)} (already in the database)`, lineNumber);
+        if (store.hasMessage(id))
+          throw new SeedError(`${where(lineNumber)}: duplicate id ${JSON.stringify(id)} (already in the database)`, lineNumber);
         ids.add(id);
       }
     }

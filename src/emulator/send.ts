@@ -64,7 +64,6 @@ async function answerReserved(
   receivedAt: number,
   signal: AbortSignal,
 ): Promise<HandlerResult> {
-
   // The session the send will most likely continue, for the reply's context; the transaction
   // decides for good.
   const latest = ctx.store.latestSession(chatbot.id, body.userId);

@@ -23,7 +23,12 @@ type EventProps<Events> = { [Name in keyof Events & string as EventPropName<Name
  * A React component for one element class of this package. `events` names every event of the
  * element (a missing one fails to compile); each gets the prop `on` + its name in PascalCase.
  */
-function wrap<Element extends HTMLElement, Events>(tagName: string, elementClass: { new (): Element }, events: Record<keyof Events & string, true>, displayName: string) {
+function wrap<Element extends HTMLElement, Events>(
+  tagName: string,
+  elementClass: { new (): Element },
+  events: Record<keyof Events & string, true>,
+  displayName: string,
+) {
   const propName = (name: string) => `on${name.replace(/(^|-)([a-z])/g, (_, _dash: string, letter: string) => letter.toUpperCase())}`;
   const eventProps = Object.fromEntries(Object.keys(events).map((name) => [propName(name), name])) as unknown as EventProps<Events>;
   return createComponent({ react: React, tagName, elementClass, events: eventProps, displayName });
@@ -33,12 +38,25 @@ function wrap<Element extends HTMLElement, Events>(tagName: string, elementClass
 export const ChatbotWidget = wrap<ChatbotWidgetElement, ChatbotEventMap>(
   'chatbot-widget',
   ChatbotWidgetElement,
-  { 'chatbot-open': true, 'chatbot-close': true, 'chatbot-send': true, 'chatbot-reply': true, 'chatbot-error': true, 'chatbot-feedback': true, 'chatbot-copy': true },
+  {
+    'chatbot-open': true,
+    'chatbot-close': true,
+    'chatbot-send': true,
+    'chatbot-reply': true,
+    'chatbot-error': true,
+    'chatbot-feedback': true,
+    'chatbot-copy': true,
+  },
   'ChatbotWidget',
 );
 
 /** `<chatbot-usage>` as a React component: `<ChatbotUsage endpoint="/chatbot" adminToken={token} onChatbotError={…} />`. */
-export const ChatbotUsage = wrap<ChatbotUsageElement, ChatbotUsageEventMap>('chatbot-usage', ChatbotUsageElement, { 'chatbot-error': true }, 'ChatbotUsage');
+export const ChatbotUsage = wrap<ChatbotUsageElement, ChatbotUsageEventMap>(
+  'chatbot-usage',
+  ChatbotUsageElement,
+  { 'chatbot-error': true },
+  'ChatbotUsage',
+);
 
 export type { ChatbotWidgetElement, ChatbotUsageElement };
 export type * from '../widget/events.js';

@@ -14,7 +14,12 @@ const ALLOWED_REQUEST_HEADERS = `Authorization, Content-Type, ${IDEMPOTENCY_KEY_
 const EXPOSED_HEADERS = ['Retry-After', HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET, REPLAYED_HEADER].join(', ');
 
 /** The CORS answer for one request: headers to add to the response. */
-export function corsHeaders(request: Request, url: URL, allowedOrigins: ReadonlySet<string>, withCredentials: boolean): Record<string, string> {
+export function corsHeaders(
+  request: Request,
+  url: URL,
+  allowedOrigins: ReadonlySet<string>,
+  withCredentials: boolean,
+): Record<string, string> {
   // Responses differ by Origin whenever a list exists, so caches must key on it.
   const headers: Record<string, string> = { Vary: 'Origin' };
   const origin = request.headers.get('Origin');
@@ -44,7 +49,12 @@ function sameOrigin(origin: string, url: URL): boolean {
  * Requests without browser headers (server-to-server, curl) pass: they carry no visitor's cookies.
  * `onRefused` hears the `Origin` of a refused request that had one (for the site owner's log).
  */
-export function enforceBrowserRules(request: Request, url: URL, allowedOrigins: ReadonlySet<string>, onRefused?: (origin: string) => void): void {
+export function enforceBrowserRules(
+  request: Request,
+  url: URL,
+  allowedOrigins: ReadonlySet<string>,
+  onRefused?: (origin: string) => void,
+): void {
   const origin = request.headers.get('Origin');
   const site = request.headers.get('Sec-Fetch-Site');
   if (origin !== null && allowedOrigins.has(origin)) return;

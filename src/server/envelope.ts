@@ -8,7 +8,10 @@ const PAGING_FIELDS = ['totalItems', 'pageSize', 'currentPage', 'totalPages'] as
 
 /** `{ data, error }` plus the paging fields upstream gave as numbers. */
 export function envelopeOf(body: Record<string, unknown>, data: unknown = body.data): Record<string, unknown> {
-  const envelope: Record<string, unknown> = { data: data === undefined ? null : data, error: typeof body.error === 'string' ? body.error : null };
+  const envelope: Record<string, unknown> = {
+    data: data === undefined ? null : data,
+    error: typeof body.error === 'string' ? body.error : null,
+  };
   for (const field of PAGING_FIELDS) if (typeof body[field] === 'number') envelope[field] = body[field];
   return envelope;
 }

@@ -52,7 +52,9 @@ export class GuardedStore implements HandlerStore {
       result = await operation();
     } catch (error) {
       if (error instanceof StoreFullError) {
-        this.tell(`the handler's store is full (${error.message}): new sends are refused with 503 until keys expire. Give it more room (MemoryStore maxKeys, or a shared store).`);
+        this.tell(
+          `the handler's store is full (${error.message}): new sends are refused with 503 until keys expire. Give it more room (MemoryStore maxKeys, or a shared store).`,
+        );
         refuse(503, TEXT.storeFull, { 'Retry-After': '60' });
       }
       // The error's name and code only: a store's message may quote a connection URL with a password.

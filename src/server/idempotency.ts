@@ -129,7 +129,8 @@ export class IdempotencyRecordOf {
       const pending = (attempts: Attempt[]) =>
         JSON.stringify({ state: 'pending', owner, leaseUntil, startedAt: now, content, attempts } satisfies IdempotencyRecord);
       const fresh = pending([]);
-      if (await store.add(this.recordKey, fresh, now + OUTCOME_TTL_MS)) return { owned: new OwnedKey(this, this.options, fresh, [], content) };
+      if (await store.add(this.recordKey, fresh, now + OUTCOME_TTL_MS))
+        return { owned: new OwnedKey(this, this.options, fresh, [], content) };
       const text = await store.get(this.recordKey);
       if (text === undefined) continue;
       const record = parse(text);
@@ -148,7 +149,8 @@ export class IdempotencyRecordOf {
             ? [...record.attempts, { startedAt: record.startedAt, endedAt: record.leaseUntil, content: record.content }]
             : [];
       const taken = pending(attempts.slice(-MAX_ATTEMPTS));
-      if (await store.swap(this.recordKey, text, taken, now + OUTCOME_TTL_MS)) return { owned: new OwnedKey(this, this.options, taken, attempts, content) };
+      if (await store.swap(this.recordKey, text, taken, now + OUTCOME_TTL_MS))
+        return { owned: new OwnedKey(this, this.options, taken, attempts, content) };
     }
   }
 }

@@ -28,7 +28,11 @@ export async function hostIdentity(options: ResolvedOptions, request: Request): 
 }
 
 /** The claims of the request's visitor token when it is valid and not revoked; undefined otherwise. */
-export async function visitorClaims(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<VisitorClaims | undefined> {
+export async function visitorClaims(
+  options: ResolvedOptions,
+  request: Request,
+  visitorKey: Promise<string>,
+): Promise<VisitorClaims | undefined> {
   const token = bearerToken(request);
   if (!token) return undefined;
   const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()), options.chatbotId);
@@ -37,7 +41,11 @@ export async function visitorClaims(options: ResolvedOptions, request: Request, 
 }
 
 /** The caller's identity, or a 401 answer. `visitor` is true for identities from visitor tokens. */
-export async function callerIdentity(options: ResolvedOptions, request: Request, visitorKey: Promise<string>): Promise<Identity & { visitor: boolean }> {
+export async function callerIdentity(
+  options: ResolvedOptions,
+  request: Request,
+  visitorKey: Promise<string>,
+): Promise<Identity & { visitor: boolean }> {
   if (options.identify) return { ...(await hostIdentity(options, request)), visitor: false };
   const claims = await visitorClaims(options, request, visitorKey);
   if (!claims) refuse(401, TEXT.noIdentity);

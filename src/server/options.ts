@@ -139,7 +139,6 @@ export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
-
 function fail(message: string): never {
   throw new TypeError(`createSigningHandler: ${message}`);
 }
@@ -152,7 +151,8 @@ function requireText(options: Record<string, unknown>, name: string, hint: strin
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(`${name} must be a whole number of at least 1, got ${String(value)}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    fail(`${name} must be a whole number of at least 1, got ${String(value)}.`);
   return value;
 }
 
@@ -178,8 +178,12 @@ const STORE_METHODS = ['increment', 'get', 'add', 'swap'] as const;
 function chooseStore(options: SigningHandlerOptions, logger: Logger): HandlerStore {
   if (options.store !== undefined) {
     const missing = STORE_METHODS.filter((name) => typeof (options.store as unknown as Record<string, unknown>)?.[name] !== 'function');
-    if (missing.length > 0) fail(`store must implement the handler's store interface (increment, get, add, swap); missing ${missing.join(', ')}. See docs/handler.md.`);
-    if (options.limitStore !== undefined) logger.warn('both store and limitStore are given: limitStore is deprecated and ignored; the store option holds the counters too');
+    if (missing.length > 0)
+      fail(
+        `store must implement the handler's store interface (increment, get, add, swap); missing ${missing.join(', ')}. See docs/handler.md.`,
+      );
+    if (options.limitStore !== undefined)
+      logger.warn('both store and limitStore are given: limitStore is deprecated and ignored; the store option holds the counters too');
     return options.store;
   }
   if (options.limitStore !== undefined) {
@@ -205,7 +209,8 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     fail(`apiBaseUrl "${baseText}" is not a URL; expected e.g. https://chat.example.com/api.`);
   }
   if (apiBase.protocol !== 'http:' && apiBase.protocol !== 'https:') fail('apiBaseUrl must be an http(s) URL.');
-  if (apiBase.username || apiBase.password || apiBase.search || apiBase.hash) fail('apiBaseUrl must not carry credentials, a query or a fragment.');
+  if (apiBase.username || apiBase.password || apiBase.search || apiBase.hash)
+    fail('apiBaseUrl must not carry credentials, a query or a fragment.');
   apiBase.pathname = apiBase.pathname.replace(/\/+$/, '');
   if (!apiBase.pathname.endsWith('/api')) fail(`apiBaseUrl must end in /api (got "${baseText}").`);
 
@@ -225,7 +230,10 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
   if (options.allowedOrigins !== undefined && !Array.isArray(options.allowedOrigins)) fail('allowedOrigins must be an array of origins.');
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(parseOrigin));
 
-  if (options.visitorTokenSecret !== undefined && (typeof options.visitorTokenSecret !== 'string' || options.visitorTokenSecret.length < 32)) {
+  if (
+    options.visitorTokenSecret !== undefined &&
+    (typeof options.visitorTokenSecret !== 'string' || options.visitorTokenSecret.length < 32)
+  ) {
     fail('visitorTokenSecret must be a string of at least 32 characters (leave it out to derive one from apiSecret).');
   }
   const limits = options.limits ?? {};
@@ -236,7 +244,8 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
   if (typeof logger.warn !== 'function' || typeof logger.error !== 'function') fail('logger must have warn() and error() methods.');
   const store = chooseStore(options, logger);
   const share = limits.dailyQuotaSharePerAddress ?? DEFAULT_LIMITS.dailyQuotaSharePerAddress;
-  if (typeof share !== 'number' || !(share > 0 && share <= 1)) fail(`limits.dailyQuotaSharePerAddress must be a number above 0 and at most 1 (0.1 is 10 %), got ${String(share)}.`);
+  if (typeof share !== 'number' || !(share > 0 && share <= 1))
+    fail(`limits.dailyQuotaSharePerAddress must be a number above 0 and at most 1 (0.1 is 10 %), got ${String(share)}.`);
 
   return {
     apiBase,
@@ -249,7 +258,11 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     allowedOrigins,
     visitorTokenSecret: options.visitorTokenSecret,
     visitorTokenTtlSeconds: positiveInteger(options.visitorTokenTtlSeconds, 'visitorTokenTtlSeconds', DEFAULT_VISITOR_TOKEN_TTL_SECONDS),
-    visitorTokenMaxAgeSeconds: positiveInteger(options.visitorTokenMaxAgeSeconds, 'visitorTokenMaxAgeSeconds', DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS),
+    visitorTokenMaxAgeSeconds: positiveInteger(
+      options.visitorTokenMaxAgeSeconds,
+      'visitorTokenMaxAgeSeconds',
+      DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS,
+    ),
     limits: {
       sendsPerMinute: positiveInteger(limits.sendsPerMinute, 'limits.sendsPerMinute', DEFAULT_LIMITS.sendsPerMinute),
       sendsPerDay: positiveInteger(limits.sendsPerDay, 'limits.sendsPerDay', DEFAULT_LIMITS.sendsPerDay),
@@ -258,7 +271,11 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
         'limits.visitorsPerMinutePerAddress',
         DEFAULT_LIMITS.visitorsPerMinutePerAddress,
       ),
-      sendsPerMinutePerAddress: positiveInteger(limits.sendsPerMinutePerAddress, 'limits.sendsPerMinutePerAddress', DEFAULT_LIMITS.sendsPerMinutePerAddress),
+      sendsPerMinutePerAddress: positiveInteger(
+        limits.sendsPerMinutePerAddress,
+        'limits.sendsPerMinutePerAddress',
+        DEFAULT_LIMITS.sendsPerMinutePerAddress,
+      ),
       dailyQuotaSharePerAddress: share,
     },
     store: new GuardedStore(store, logger, options.now ?? Date.now),

@@ -10,7 +10,13 @@ export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
 /** The current window of `windowMs` (UTC-aligned, so a day window is a UTC day): its store key and end. */
-export function windowAt(options: ResolvedOptions, name: string, subject: string, windowMs: number, now: number): { key: string; endsAt: number } {
+export function windowAt(
+  options: ResolvedOptions,
+  name: string,
+  subject: string,
+  windowMs: number,
+  now: number,
+): { key: string; endsAt: number } {
   const window = Math.floor(now / windowMs);
   return { key: `${options.chatbotId}:${name}:${subject}:${window}`, endsAt: (window + 1) * windowMs };
 }
@@ -25,5 +31,6 @@ export async function countNewVisitor(options: ResolvedOptions, address: string)
   const now = options.now();
   const { key, endsAt } = windowAt(options, 'visitor-minute', address, MINUTE_MS, now);
   const hits = await options.store.increment(key, endsAt);
-  if (hits > options.limits.visitorsPerMinutePerAddress) refuse(429, TEXT.tooManyVisitors, { 'Retry-After': String(secondsUntil(endsAt, now)) });
+  if (hits > options.limits.visitorsPerMinutePerAddress)
+    refuse(429, TEXT.tooManyVisitors, { 'Retry-After': String(secondsUntil(endsAt, now)) });
 }

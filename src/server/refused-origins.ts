@@ -41,7 +41,9 @@ export class RefusedOriginLog {
     this.seen.add(shown);
     if (origin === 'null') {
       // Sandboxed iframes and file:// pages send "null": no list entry can allow them.
-      this.logger.warn('refused a cross-origin request from an opaque origin ("null": a sandboxed iframe or a file:// page); serve the page from an http(s) origin and add that to allowedOrigins');
+      this.logger.warn(
+        'refused a cross-origin request from an opaque origin ("null": a sandboxed iframe or a file:// page); serve the page from an http(s) origin and add that to allowedOrigins',
+      );
       return;
     }
     this.logger.warn(

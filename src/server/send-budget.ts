@@ -77,7 +77,13 @@ function specsFor(options: ResolvedOptions, sender: Sender, quota: UpstreamQuota
   if (sender.address !== undefined) {
     const dailyShare = Math.ceil(limits.dailyQuotaSharePerAddress * (quota?.limit ?? ASSUMED_DAILY_QUOTA));
     specs.push(
-      { name: 'address-send-minute', subject: sender.address, windowMs: MINUTE_MS, limit: limits.sendsPerMinutePerAddress, refusal: TEXT.tooManySendsFromAddress },
+      {
+        name: 'address-send-minute',
+        subject: sender.address,
+        windowMs: MINUTE_MS,
+        limit: limits.sendsPerMinutePerAddress,
+        refusal: TEXT.tooManySendsFromAddress,
+      },
       { name: 'address-send-day', subject: sender.address, windowMs: DAY_MS, limit: dailyShare, refusal: TEXT.addressDailyLimit },
     );
   }

@@ -22,16 +22,35 @@ const DEFAULT_NAME = 'Visitor';
 
 /** The send answer's body: the upstream envelope, plus `stored` when the handler identified the messages. */
 function successBody(reply: string, stored: StoredPair | undefined): string {
-  return JSON.stringify({ data: reply, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0, ...(stored ? { stored } : {}) });
+  return JSON.stringify({
+    data: reply,
+    error: null,
+    totalItems: 0,
+    pageSize: 0,
+    currentPage: 0,
+    totalPages: 0,
+    ...(stored ? { stored } : {}),
+  });
 }
 
 /** Sends `input` upstream as `identity`, noting upstream's quota figures on the way. */
-async function forward(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput): Promise<UpstreamAnswer> {
+async function forward(
+  ctx: RouteContext,
+  budget: Budget,
+  identity: { userId: string; name?: string },
+  input: SendInput,
+): Promise<UpstreamAnswer> {
   const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
   const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
   let quotaHeaders: Headers | undefined;
   try {
-    return await callUpstream(ctx.options, { method: 'POST', path: '/message', label: 'POST /message', body, onHeaders: (headers) => (quotaHeaders = headers) });
+    return await callUpstream(ctx.options, {
+      method: 'POST',
+      path: '/message',
+      label: 'POST /message',
+      body,
+      onHeaders: (headers) => (quotaHeaders = headers),
+    });
   } finally {
     if (quotaHeaders) budget.upstream = (await noteUpstreamQuota(ctx.options, quotaHeaders)) ?? budget.upstream;
   }
@@ -53,7 +72,13 @@ function outcomeOf(ctx: RouteContext, answer: UpstreamAnswer, stored: StoredPair
 function unrecorded(): void {}
 
 /** The keyed send, from holding the key to its recorded outcome. */
-async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput, owned: OwnedKey): Promise<Outcome> {
+async function sendOnce(
+  ctx: RouteContext,
+  budget: Budget,
+  identity: { userId: string; name?: string },
+  input: SendInput,
+  owned: OwnedKey,
+): Promise<Outcome> {
   const { options } = ctx;
   if (owned.earlierAttempts.length > 0) {
     let earlier: StoredPair | undefined;
@@ -73,7 +98,8 @@ async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: s
   try {
     answer = await forward(ctx, budget, identity, input);
   } catch (error) {
-    if (error instanceof HandlerAnswer && error.response.status === 429) await owned.release().catch(unrecorded); // upstream refused: nothing stored
+    if (error instanceof HandlerAnswer && error.response.status === 429)
+      await owned.release().catch(unrecorded); // upstream refused: nothing stored
     else await owned.uncertain().catch(unrecorded);
     throw error;
   }
@@ -86,7 +112,13 @@ async function sendOnce(ctx: RouteContext, budget: Budget, identity: { userId: s
     const replyText = envelopeOf(answer.body as Record<string, unknown>).data;
     // Naming the stored messages is a help to the widget, not part of the send: if it fails, the
     // answer goes without `stored`.
-    stored = await findStored(options, identity.userId, owned.key, [owned.attempt()], typeof replyText === 'string' ? replyText : undefined).catch(() => undefined);
+    stored = await findStored(
+      options,
+      identity.userId,
+      owned.key,
+      [owned.attempt()],
+      typeof replyText === 'string' ? replyText : undefined,
+    ).catch(() => undefined);
   }
   const outcome = outcomeOf(ctx, answer, stored);
   await owned.finish(outcome).catch(unrecorded);
@@ -98,7 +130,10 @@ export async function send(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   requireJson(request);
   const identity = await callerIdentity(options, request, ctx.visitorKey);
-  const sender: Sender = { userId: identity.userId, address: identity.visitor ? clientAddressOf(options, request, ctx.context) : undefined };
+  const sender: Sender = {
+    userId: identity.userId,
+    address: identity.visitor ? clientAddressOf(options, request, ctx.context) : undefined,
+  };
   let budget: Budget | undefined;
   // Every answer to a known caller says what is left of their budget.
   const withRate = async (response: Response): Promise<Response> => {

@@ -80,7 +80,8 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
         const headers = preflight(request, url, resolved.allowedOrigins, !!resolved.identify, onRefused);
         return new Response(null, { status: 204, headers: { ...headers, 'Cache-Control': 'no-store' } });
       }
-      if (request.method !== route.method) return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.allow ?? route.method}, OPTIONS` });
+      if (request.method !== route.method)
+        return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.allow ?? route.method}, OPTIONS` });
       enforceBrowserRules(request, url, resolved.allowedOrigins, onRefused);
       const ctx: RouteContext = { request, url, route, options: resolved, context, visitorKey: visitorKeyOnce() };
       const answer = route.admin ? await admin(ctx) : await VISITOR_ROUTES[route.name]!(ctx);
@@ -88,7 +89,9 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
     } catch (error) {
       if (error instanceof HandlerAnswer) return withHeaders(error.response, cors);
       // Only the error's kind: messages of host callbacks or runtimes may quote request data.
-      resolved.logger.error(`unexpected ${(error as Error)?.name ?? 'error'} while answering ${request.method} ${route?.name ?? 'a request'}`);
+      resolved.logger.error(
+        `unexpected ${(error as Error)?.name ?? 'error'} while answering ${request.method} ${route?.name ?? 'a request'}`,
+      );
       return failure(500, TEXT.internal, cors);
     }
   };

@@ -21,7 +21,14 @@ export type StoredPair = [question: Message, reply: Message] | [question: Messag
 
 function isMessage(value: unknown): value is Message {
   const record = value as Record<string, unknown>;
-  return !!record && typeof record === 'object' && typeof record.id === 'string' && typeof record.text === 'string' && typeof record.createdAt === 'string' && typeof record.chatSessionId === 'string';
+  return (
+    !!record &&
+    typeof record === 'object' &&
+    typeof record.id === 'string' &&
+    typeof record.text === 'string' &&
+    typeof record.createdAt === 'string' &&
+    typeof record.chatSessionId === 'string'
+  );
 }
 
 const timeOf = (message: Message) => Date.parse(message.createdAt);

@@ -104,7 +104,9 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
     refuse(429, TEXT.upstreamBusy, { 'Retry-After': String(retryAfterFromReset(response.headers.get(HEADER_RATE_RESET), options.now())) });
   }
   if (status === 401 || status === 403) {
-    logger.error(`the upstream refused the handler's credentials (${status} on ${where}): check CHATBOT_API_KEY/SECRET/ID (apiKey, apiSecret, chatbotId) and the server clock`);
+    logger.error(
+      `the upstream refused the handler's credentials (${status} on ${where}): check CHATBOT_API_KEY/SECRET/ID (apiKey, apiSecret, chatbotId) and the server clock`,
+    );
     refuse(502, TEXT.upstreamConfig);
   }
   if (status >= 500) {

@@ -100,7 +100,8 @@ export function sendInput(body: Record<string, unknown>): SendInput {
     input.file = file as string;
   }
   if (name !== undefined && name !== null) {
-    if (typeof name !== 'string' || [...name.trim()].length > MAX_USER_NAME_CHARS) refuse(400, `Your name can be at most ${MAX_USER_NAME_CHARS} characters long.`);
+    if (typeof name !== 'string' || [...name.trim()].length > MAX_USER_NAME_CHARS)
+      refuse(400, `Your name can be at most ${MAX_USER_NAME_CHARS} characters long.`);
     if (name.trim() !== '') input.name = name.trim();
   }
   return input;

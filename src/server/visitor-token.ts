@@ -60,7 +60,9 @@ export function newVisitorId(): string {
 export async function issueVisitorToken(key: string, grant: TokenGrant): Promise<{ token: string; expiresAt: number }> {
   const { userId, audience, nowSeconds, firstIssuedAt } = grant;
   const expiresAt = Math.min(nowSeconds + grant.ttlSeconds, firstIssuedAt + grant.maxAgeSeconds);
-  const payload = toBase64Url(encoder.encode(JSON.stringify({ sub: userId, aud: audience, iat: nowSeconds, exp: expiresAt, fia: firstIssuedAt })));
+  const payload = toBase64Url(
+    encoder.encode(JSON.stringify({ sub: userId, aud: audience, iat: nowSeconds, exp: expiresAt, fia: firstIssuedAt })),
+  );
   const signature = toBase64Url(await hmacSha256(key, `${VERSION}.${payload}`));
   return { token: `${VERSION}.${payload}.${signature}`, expiresAt };
 }
@@ -70,7 +72,12 @@ export async function issueVisitorToken(key: string, grant: TokenGrant): Promise
  * (malformed, forged, tampered, expired, another chatbot's). The signature is compared in
  * constant time before the payload is read.
  */
-export async function verifyVisitorToken(key: string, token: string, nowSeconds: number, audience: string): Promise<VisitorClaims | undefined> {
+export async function verifyVisitorToken(
+  key: string,
+  token: string,
+  nowSeconds: number,
+  audience: string,
+): Promise<VisitorClaims | undefined> {
   if (token.length > 512) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return undefined;

@@ -31,9 +31,7 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   let key = keyCache.get(secret);
   if (!key) {
     if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.delete(keyCache.keys().next().value as string);
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ]);
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     keyCache.set(secret, key);
   }
   return key;
@@ -45,7 +43,9 @@ function hmacKey(secret: string): Promise<CryptoKey> {
  * which counts for a handler that signs every request. Elsewhere (workerd) Web Crypto does it.
  */
 type NodeHmac = { createHmac(algorithm: 'sha256', key: string): { update(data: string): { digest(): Uint8Array } } };
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeHmac | undefined;
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
+  'node:crypto',
+) as NodeHmac | undefined;
 
 /** Raw HMAC-SHA256 of `data` (UTF-8) under `secret`. */
 export async function hmacSha256(secret: string, data: string): Promise<Uint8Array> {

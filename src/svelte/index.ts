@@ -11,12 +11,20 @@ import type { HTMLAttributes } from 'svelte/elements';
 import type { ChatbotWidget } from '../widget/chatbot-widget/chatbot-widget.js';
 import type { ChatbotUsage } from '../widget/chatbot-usage/chatbot-usage.js';
 import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
-import type { ChatbotEventAttributes, ChatbotUsageAttributes, ChatbotWidgetAttributes, ChatbotWidgetProperties } from '../widget/template-types.js';
+import type {
+  ChatbotEventAttributes,
+  ChatbotUsageAttributes,
+  ChatbotWidgetAttributes,
+  ChatbotWidgetProperties,
+} from '../widget/template-types.js';
 export * from '../widget/index.js';
 
 declare module 'svelte/elements' {
   export interface SvelteHTMLElements {
-    'chatbot-widget': HTMLAttributes<ChatbotWidget> & ChatbotWidgetAttributes & Pick<ChatbotWidgetProperties, 'strings'> & ChatbotEventAttributes;
+    'chatbot-widget': HTMLAttributes<ChatbotWidget> &
+      ChatbotWidgetAttributes &
+      Pick<ChatbotWidgetProperties, 'strings'> &
+      ChatbotEventAttributes;
     'chatbot-usage': HTMLAttributes<ChatbotUsage> & ChatbotUsageAttributes & ChatbotEventAttributes<ChatbotUsageEventMap>;
   }
 }

@@ -99,7 +99,10 @@ function asRead(label: string): string {
 function claimedHosts(text: string): string[] {
   const hosts: string[] = [];
   for (const word of text.split(/[\s<>()[\]"'`*_~@,;]+/)) {
-    const host = word.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^(?:mailto|tel):/i, '').split(/[/?#:]/)[0]!;
+    const host = word
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .replace(/^(?:mailto|tel):/i, '')
+      .split(/[/?#:]/)[0]!;
     if (!/[^.]\.\p{L}{2,}\.?$/u.test(host)) continue;
     try {
       hosts.push(new URL(`http://${host}`).hostname);
@@ -124,7 +127,10 @@ function mailRecipients(url: URL): string[] {
     } catch {
       // shown as written
     }
-    return decoded.split(',').map((address) => address.trim().toLowerCase()).filter(Boolean);
+    return decoded
+      .split(',')
+      .map((address) => address.trim().toLowerCase())
+      .filter(Boolean);
   });
 }
 
@@ -162,7 +168,8 @@ function targetToShow(url: URL, label: string): string | undefined {
     // Digits of other scripts would need reading; any is shown with the number dialled.
     const otherDigits = /[^\P{Nd}0-9]/u.test(text);
     const shown = dialled(text);
-    const misleading = otherDigits || (/\d{3}/.test(text.replace(/[\s().-]/g, '')) && shown.replace('+', '') !== dialled(number).replace('+', ''));
+    const misleading =
+      otherDigits || (/\d{3}/.test(text.replace(/[\s().-]/g, '')) && shown.replace('+', '') !== dialled(number).replace('+', ''));
     return misleading ? dialled(number) : undefined;
   }
   const host = url.hostname;
@@ -228,7 +235,9 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
       const t = token as Tokens.Link | Tokens.Image;
       // Images become links: a reply never makes the browser fetch a third-party resource by
       // itself. An image inside a link is its text only (no link inside a link).
-      const text = decodeEntities(t.text || '').replace(INVISIBLE, '').trim();
+      const text = decodeEntities(t.text || '')
+        .replace(INVISIBLE, '')
+        .trim();
       // A link with no visible text (`[](…)`, `[\u200b](…)`) shows where it goes.
       const label = t.type === 'image' || inLink || !text ? text || t.href : inline(t.tokens, depth, true);
       // CommonMark decodes entities in a destination: `&#106;avascript:` is `javascript:`, judged as such.
@@ -268,9 +277,7 @@ function blockToken(token: Token, depth: number): Part {
     case 'list': {
       const list = token as Tokens.List;
       const items = list.items.map((item) => html`<li>${block(item.tokens, depth)}</li>`);
-      return list.ordered
-        ? html`<ol start=${typeof list.start === 'number' ? list.start : 1}>${items}</ol>`
-        : html`<ul>${items}</ul>`;
+      return list.ordered ? html`<ol start=${typeof list.start === 'number' ? list.start : 1}>${items}</ol>` : html`<ul>${items}</ul>`;
     }
     case 'text': {
       // Tight list items hold block-level `text` tokens with inline children.

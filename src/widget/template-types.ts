@@ -25,7 +25,21 @@ export interface ChatbotWidgetAttributes {
 
 /** Every property of `<chatbot-widget>` a template may set, including `strings` (no attribute). */
 export type ChatbotWidgetProperties = Partial<
-  Pick<ChatbotWidget, 'endpoint' | 'heading' | 'open' | 'mode' | 'side' | 'userName' | 'placeholder' | 'theme' | 'pageSize' | 'lang' | 'strings' | 'attachments'>
+  Pick<
+    ChatbotWidget,
+    | 'endpoint'
+    | 'heading'
+    | 'open'
+    | 'mode'
+    | 'side'
+    | 'userName'
+    | 'placeholder'
+    | 'theme'
+    | 'pageSize'
+    | 'lang'
+    | 'strings'
+    | 'attachments'
+  >
 >;
 
 /** The attributes of `<chatbot-usage>` as written in markup. */

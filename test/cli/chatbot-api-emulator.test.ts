@@ -47,7 +47,10 @@ test('a conversation sent and read back through chatbot-api, then the quota refu
   await ok(['send', 'and a second one', '--user', user, '--name', 'Zoë']);
 
   const users = await ok(['users']);
-  assert.deepEqual(users.data.map((u: { id: string; name: string }) => [u.id, u.name]), [[user, 'Zoë']]);
+  assert.deepEqual(
+    users.data.map((u: { id: string; name: string }) => [u.id, u.name]),
+    [[user, 'Zoë']],
+  );
 
   const sessions = await ok(['sessions', '--user', user]);
   assert.equal(sessions.totalItems, 1);

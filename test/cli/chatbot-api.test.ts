@@ -44,12 +44,22 @@ test('send prints the envelope; the non-ASCII body is signed as sent', async () 
   const result = await run(['send', text, '--user', 'zoë@example.com', '--name', 'Zoë', '--file', 'https://files.example/a.png']);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
-  assert.deepEqual(JSON.parse(result.stdout), { data: `You said: ${text}`, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 });
+  assert.deepEqual(JSON.parse(result.stdout), {
+    data: `You said: ${text}`,
+    error: null,
+    totalItems: 0,
+    pageSize: 0,
+    currentPage: 0,
+    totalPages: 0,
+  });
   assert.equal(result.requests.length, 1);
   const [request] = result.requests;
   assert.equal(request?.verified, true, request?.failure);
   assert.equal(request?.method, 'POST');
-  assert.deepEqual(JSON.parse(request?.body ?? ''), { user: { id: 'zoë@example.com', name: 'Zoë' }, message: { content: text, file: 'https://files.example/a.png' } });
+  assert.deepEqual(JSON.parse(request?.body ?? ''), {
+    user: { id: 'zoë@example.com', name: 'Zoë' },
+    message: { content: text, file: 'https://files.example/a.png' },
+  });
   assertNoSecret(result);
 });
 
@@ -142,29 +152,56 @@ test('bad usage exits 2 with one clear line and a hint, before any request', asy
 test('missing credentials are named, with the flag that can supply them', async () => {
   const result = await runCli(['users'], { CHATBOT_API_BASE_URL: upstream.baseUrl, CHATBOT_API_KEY: upstream.apiKey });
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /^chatbot-api: missing credentials: CHATBOT_API_SECRET \(or --api-secret\), CHATBOT_ID \(or --chatbot-id\)\n/);
+  assert.match(
+    result.stderr,
+    /^chatbot-api: missing credentials: CHATBOT_API_SECRET \(or --api-secret\), CHATBOT_ID \(or --chatbot-id\)\n/,
+  );
 });
 
 test('a base URL without the /api suffix or without a scheme is bad usage naming what the user set, with an example', async () => {
   const origin = new URL(upstream.baseUrl).origin;
   const cases: Array<[string[], Record<string, string>, string]> = [
-    [['users'], { CHATBOT_API_BASE_URL: origin }, `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}"; did you mean "${origin}/api"?`],
-    [['users'], { CHATBOT_API_BASE_URL: `${origin}/` }, `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}/"; did you mean "${origin}/api"?`],
-    [['users'], { CHATBOT_API_BASE_URL: `${origin}/chatbot` }, `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}/chatbot"`],
-    [['users', '--base-url', origin], {}, `--base-url must end in /api, e.g. http://localhost:8080/api; got "${origin}"; did you mean "${origin}/api"?`],
+    [
+      ['users'],
+      { CHATBOT_API_BASE_URL: origin },
+      `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}"; did you mean "${origin}/api"?`,
+    ],
+    [
+      ['users'],
+      { CHATBOT_API_BASE_URL: `${origin}/` },
+      `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}/"; did you mean "${origin}/api"?`,
+    ],
+    [
+      ['users'],
+      { CHATBOT_API_BASE_URL: `${origin}/chatbot` },
+      `CHATBOT_API_BASE_URL must end in /api, e.g. http://localhost:8080/api; got "${origin}/chatbot"`,
+    ],
+    [
+      ['users', '--base-url', origin],
+      {},
+      `--base-url must end in /api, e.g. http://localhost:8080/api; got "${origin}"; did you mean "${origin}/api"?`,
+    ],
     [
       ['users'],
       { CHATBOT_API_BASE_URL: 'localhost:8099/api' },
       'CHATBOT_API_BASE_URL must be an absolute http(s) URL ending in /api, e.g. http://localhost:8080/api; got "localhost:8099/api"; did you mean "http://localhost:8099/api"?',
     ],
-    [['users', '--base-url', 'ftp://host/api'], {}, '--base-url must be an absolute http(s) URL ending in /api, e.g. http://localhost:8080/api; got "ftp://host/api"'],
+    [
+      ['users', '--base-url', 'ftp://host/api'],
+      {},
+      '--base-url must be an absolute http(s) URL ending in /api, e.g. http://localhost:8080/api; got "ftp://host/api"',
+    ],
     [
       ['users'],
       { CHATBOT_API_BASE_URL: 'http://me:hunter2@localhost:8099/api' },
       'CHATBOT_API_BASE_URL must not contain a user name or password; the key and secret go in CHATBOT_API_KEY and CHATBOT_API_SECRET',
     ],
     // What only the client checks is reported under the user's name for it too.
-    [['users'], { CHATBOT_API_BASE_URL: `${upstream.baseUrl}?x=1` }, 'CHATBOT_API_BASE_URL must not have a query or fragment; it ends in /api'],
+    [
+      ['users'],
+      { CHATBOT_API_BASE_URL: `${upstream.baseUrl}?x=1` },
+      'CHATBOT_API_BASE_URL must not have a query or fragment; it ends in /api',
+    ],
   ];
   for (const [args, extraEnv, expected] of cases) {
     const result = await run(args, extraEnv);
@@ -186,7 +223,10 @@ test('the secret is never printed: not on a 401, not for a bad base URL, not whe
   // The base URL is echoed in its error; the secret pasted into it is not.
   const badBase = await run(['users'], { CHATBOT_API_SECRET: secret, CHATBOT_API_BASE_URL: `not-a-url-${secret}` });
   assert.equal(badBase.code, 2);
-  assert.match(badBase.stderr, /^chatbot-api: CHATBOT_API_BASE_URL must be an absolute http\(s\) URL ending in \/api, e\.g\. http:\/\/localhost:8080\/api; got "not-a-url-\[redacted\]"/);
+  assert.match(
+    badBase.stderr,
+    /^chatbot-api: CHATBOT_API_BASE_URL must be an absolute http\(s\) URL ending in \/api, e\.g\. http:\/\/localhost:8080\/api; got "not-a-url-\[redacted\]"/,
+  );
   assertNoSecret(badBase, secret);
   const badBaseFlag = await run(['users', '--api-secret', secret, '--base-url', `ftp://x/${secret}`]);
   assert.equal(badBaseFlag.code, 2);

@@ -12,6 +12,8 @@ test('a single month has no total row; wide numbers widen their column', () => {
   ]);
   assert.equal(
     table,
-    ['month      messages  user messages  users  sessions  tokens', '2024-12  12,345,678              1      2         3       4', ''].join('\n'),
+    ['month      messages  user messages  users  sessions  tokens', '2024-12  12,345,678              1      2         3       4', ''].join(
+      '\n',
+    ),
   );
 });

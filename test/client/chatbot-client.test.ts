@@ -42,7 +42,10 @@ test('a send with non-ASCII text is signed over exactly the bytes sent, with the
   assert.equal(request.headers['x-api-key'], upstream.apiKey);
   assert.match(String(request.headers['x-timestamp']), /^\d+$/);
   assert.match(String(request.headers['x-signature']), /^[A-Za-z0-9+/]{43}=$/);
-  assert.deepEqual(request.bodyBytes, Buffer.from(JSON.stringify({ user: { id: 'zoë@example.com', name: 'Zoë' }, message: { content } }), 'utf8'));
+  assert.deepEqual(
+    request.bodyBytes,
+    Buffer.from(JSON.stringify({ user: { id: 'zoë@example.com', name: 'Zoë' }, message: { content } }), 'utf8'),
+  );
   assert.equal(result?.reply, `You said: ${content}`);
   assert.equal(result?.envelope.data, result?.reply);
   assert.equal(result?.envelope.totalPages, 0);
@@ -59,7 +62,10 @@ test('a send carries only the documented fields, the file when given, and never 
     chatbotId: 'other',
   };
   const [withFile] = await requestsOf(() => client().sendMessage(input));
-  assert.equal(withFile?.body, '{"user":{"id":"u1","name":"Ann"},"message":{"content":"see attachment","file":"https://files.example/a b.png"}}');
+  assert.equal(
+    withFile?.body,
+    '{"user":{"id":"u1","name":"Ann"},"message":{"content":"see attachment","file":"https://files.example/a b.png"}}',
+  );
   const [withoutFile] = await requestsOf(() => client().sendMessage({ user: { id: 'u1', name: 'Ann' }, message: { content: 'x' } }));
   assert.equal(withoutFile?.body, '{"user":{"id":"u1","name":"Ann"},"message":{"content":"x"}}');
   for (const request of [withFile, withoutFile]) {
@@ -106,7 +112,10 @@ test('count takes Dates and text, sends sent only when given, and returns the nu
   });
   assert.equal(count, 42);
   assert.equal(first?.verified, true, first?.failure);
-  assert.equal(first?.url, '/api/Dev/bot_test/messages/count?from=2025-01-01T00%3A00%3A00.000Z&to=2025-02-01T00%3A00%3A00%2B01%3A00&sent=true');
+  assert.equal(
+    first?.url,
+    '/api/Dev/bot_test/messages/count?from=2025-01-01T00%3A00%3A00.000Z&to=2025-02-01T00%3A00%3A00%2B01%3A00&sent=true',
+  );
   const [second] = await requestsOf(() => client().countMessages({ from: '2025-01-01', to: '2025-02-01', sent: false }));
   assert.equal(second?.query.get('sent'), 'false');
   const [third] = await requestsOf(() => client().countMessages({ from: '2025-01-01', to: '2025-02-01' }));
@@ -130,7 +139,16 @@ test('count-by-month returns the monthly buckets', async () => {
 });
 
 test('getMessage encodes the id as one path segment; an unknown id is a 404 ChatbotHttpError', async () => {
-  const message = { id: 'm 1/é', chatbotId: 'bot_test', chatSessionId: 's', chatUserId: 'u', senderType: 'User', text: 'hi', tokenCount: 1, createdAt: '2025-01-01T00:00:00Z' };
+  const message = {
+    id: 'm 1/é',
+    chatbotId: 'bot_test',
+    chatSessionId: 's',
+    chatUserId: 'u',
+    senderType: 'User',
+    text: 'hi',
+    tokenCount: 1,
+    createdAt: '2025-01-01T00:00:00Z',
+  };
   upstream.script({ body: { data: message, error: null } });
   let data: unknown;
   const [found] = await requestsOf(async () => {
@@ -140,7 +158,9 @@ test('getMessage encodes the id as one path segment; an unknown id is a 404 Chat
   assert.equal(found?.verified, true, found?.failure);
   assert.deepEqual(data, message);
 
-  const error = await client().getMessage('missing').catch((e: unknown) => e);
+  const error = await client()
+    .getMessage('missing')
+    .catch((e: unknown) => e);
   assert.ok(error instanceof ChatbotHttpError);
   assert.equal(error.status, 404);
   assert.equal(error.upstreamMessage, 'Message not found');
@@ -160,7 +180,12 @@ test('ids a URL parser would rewrite are refused before anything is sent', async
 test('a chatbot id with spaces and non-ASCII is encoded in the path and signed as sent', async () => {
   const other = await startVerifyingUpstream({ chatbotId: 'bot ü/1' });
   try {
-    const c = new ChatbotClient({ baseUrl: `${other.baseUrl}/`, apiKey: other.apiKey, apiSecret: other.apiSecret, chatbotId: other.chatbotId });
+    const c = new ChatbotClient({
+      baseUrl: `${other.baseUrl}/`,
+      apiKey: other.apiKey,
+      apiSecret: other.apiSecret,
+      chatbotId: other.chatbotId,
+    });
     const { data } = await c.listUsers();
     assert.deepEqual(data, []);
     assert.equal(other.requests[0]?.url, '/api/Dev/bot%20%C3%BC%2F1/users');
@@ -180,7 +205,9 @@ test('X-Timestamp comes from the injected clock, in whole seconds', async () => 
 test('a wrong secret is refused upstream and reported without the secret', async () => {
   const wrongSecret = 'sk_wrong_secret_value';
   const requests = await requestsOf(async () => {
-    const error = await client({ apiSecret: wrongSecret, retry: { limit: 3, baseDelayMs: 1 } }).listUsers().catch((e: unknown) => e);
+    const error = await client({ apiSecret: wrongSecret, retry: { limit: 3, baseDelayMs: 1 } })
+      .listUsers()
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ChatbotHttpError);
     assert.equal(error.status, 401);
     assert.equal(error.message, 'Chatbot API answered 401 Unauthorized: Invalid signature');
@@ -195,8 +222,14 @@ test('the constructor names what is missing or malformed', () => {
   assert.throws(() => new ChatbotClient({ ...base, apiKey: undefined as unknown as string }), /option "apiKey" is missing/);
   assert.throws(() => new ChatbotClient({ ...base, chatbotId: '' }), /option "chatbotId" is missing/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: '' }), /option "baseUrl" is missing/);
-  assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'localhost:8787/api' }), /absolute http\(s\) URL .*got "localhost:8787\/api"; did you mean "http:\/\/localhost:8787\/api"\?/);
-  assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'ftp://host/api' }), /absolute http\(s\) URL such as https:\/\/host\/api, got "ftp:\/\/host\/api"$/);
+  assert.throws(
+    () => new ChatbotClient({ ...base, baseUrl: 'localhost:8787/api' }),
+    /absolute http\(s\) URL .*got "localhost:8787\/api"; did you mean "http:\/\/localhost:8787\/api"\?/,
+  );
+  assert.throws(
+    () => new ChatbotClient({ ...base, baseUrl: 'ftp://host/api' }),
+    /absolute http\(s\) URL such as https:\/\/host\/api, got "ftp:\/\/host\/api"$/,
+  );
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'not a url' }), /absolute http\(s\) URL/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'http://u:p@host/api' }), /must not contain credentials/);
   assert.throws(() => new ChatbotClient({ ...base, baseUrl: 'http://host/api?x=1' }), /query or fragment/);

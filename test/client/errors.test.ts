@@ -64,13 +64,28 @@ test('a 400 validation body gives the errors map, the problem and a one-line mes
 });
 
 test('a validation body about the whole body, or without fields, still reads as one natural line', async () => {
-  const problem = (errors: Record<string, string[]>) => ({ type: 'about:blank', title: 'One or more validation errors occurred.', status: 400, errors, traceId: 't' });
+  const problem = (errors: Record<string, string[]>) => ({
+    type: 'about:blank',
+    title: 'One or more validation errors occurred.',
+    status: 400,
+    errors,
+    traceId: 't',
+  });
   upstream.script({ status: 400, body: problem({ $: ['The request body is not valid JSON.'] }) });
-  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request: The request body is not valid JSON');
+  assert.equal(
+    String(await failure(send(client()))),
+    'ChatbotHttpError: The chatbot API refused the request: The request body is not valid JSON',
+  );
   upstream.script({ status: 400, body: problem({}) });
-  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request: One or more validation errors occurred.');
+  assert.equal(
+    String(await failure(send(client()))),
+    'ChatbotHttpError: The chatbot API refused the request: One or more validation errors occurred.',
+  );
   upstream.script({ status: 422, body: problem({ from: ['Bad.'] }) });
-  assert.equal(String(await failure(send(client()))), 'ChatbotHttpError: The chatbot API refused the request (422 Unprocessable Entity): from: Bad');
+  assert.equal(
+    String(await failure(send(client()))),
+    'ChatbotHttpError: The chatbot API refused the request (422 Unprocessable Entity): from: Bad',
+  );
 });
 
 test('a 429 on a send is not retried and carries the quota figures and the wait until reset', async () => {
@@ -90,7 +105,10 @@ test('a 429 on a send is not retried and carries the quota figures and the wait 
   assert.equal(error.retryAfterSeconds, 3600);
   // A wait of an hour or more reads in hours and minutes, and as the reset time in UTC.
   const resetMinute = new Date(Math.ceil((reset * 1000) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-  assert.equal(error.message, `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 1 h, at ${resetMinute} UTC)`);
+  assert.equal(
+    error.message,
+    `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 1 h, at ${resetMinute} UTC)`,
+  );
 });
 
 test('a 429 a whole working day before the reset says "9 h 57 min", a short one seconds', async () => {
@@ -106,7 +124,10 @@ test('a 429 a whole working day before the reset says "9 h 57 min", a short one 
   assert.ok(daily instanceof ChatbotHttpError);
   assert.equal(daily.retryAfterSeconds, 35797);
   const resetMinute = new Date(Math.ceil((reset * 1000) / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-  assert.equal(daily.message, `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 9 h 57 min, at ${resetMinute} UTC)`);
+  assert.equal(
+    daily.message,
+    `Chatbot API answered 429 Too Many Requests: Daily message quota exceeded (retry in 9 h 57 min, at ${resetMinute} UTC)`,
+  );
 
   upstream.script({ status: 429, headers: { 'Retry-After': '42' }, body: { data: null, error: 'Slow down' } });
   const short = await failure(send(client({ retry: false })));
@@ -122,7 +143,10 @@ test('a 404 from a base URL without the /api suffix says so; a 404 of a real rou
     const noSuffix = await failure(new ChatbotClient({ ...options, baseUrl: new URL(server.url).origin }).listUsers());
     assert.ok(noSuffix instanceof ChatbotHttpError);
     assert.equal(noSuffix.status, 404);
-    assert.match(noSuffix.message, /^Chatbot API answered 404 Not Found: .+ \(the base URL should end in \/api, e.g\. http:\/\/localhost:8080\/api\)$/);
+    assert.match(
+      noSuffix.message,
+      /^Chatbot API answered 404 Not Found: .+ \(the base URL should end in \/api, e.g\. http:\/\/localhost:8080\/api\)$/,
+    );
 
     const missing = await failure(new ChatbotClient({ ...options, baseUrl: server.url }).getMessage('nope'));
     assert.equal((missing as Error).message, 'Chatbot API answered 404 Not Found: Message not found.');
@@ -133,10 +157,11 @@ test('a 404 from a base URL without the /api suffix says so; a 404 of a real rou
 });
 
 test('a base URL without a scheme is refused naming the whole value, with the likely fix', () => {
-  assert.throws(
-    () => client({ baseUrl: 'localhost:8099/api' }),
-    { name: 'TypeError', message: 'baseUrl must be an absolute http(s) URL such as https://host/api, got "localhost:8099/api"; did you mean "http://localhost:8099/api"?' },
-  );
+  assert.throws(() => client({ baseUrl: 'localhost:8099/api' }), {
+    name: 'TypeError',
+    message:
+      'baseUrl must be an absolute http(s) URL such as https://host/api, got "localhost:8099/api"; did you mean "http://localhost:8099/api"?',
+  });
 });
 
 test('a 5xx without a JSON body is an HTTP error that says so', async () => {

@@ -18,12 +18,30 @@ function client(overrides: Partial<ChatbotClientOptions> = {}) {
 
 test('backoff doubles per retry, is capped, and keeps half of it fixed under jitter', () => {
   const policy = { limit: 5, baseDelayMs: 100, maxDelayMs: 1000 };
-  assert.equal(backoffDelay(1, policy, () => 0), 50);
-  assert.equal(backoffDelay(1, policy, () => 1), 100);
-  assert.equal(backoffDelay(2, policy, () => 0), 100);
-  assert.equal(backoffDelay(3, policy, () => 1), 400);
-  assert.equal(backoffDelay(10, policy, () => 1), 1000);
-  assert.equal(backoffDelay(10, policy, () => 0), 500);
+  assert.equal(
+    backoffDelay(1, policy, () => 0),
+    50,
+  );
+  assert.equal(
+    backoffDelay(1, policy, () => 1),
+    100,
+  );
+  assert.equal(
+    backoffDelay(2, policy, () => 0),
+    100,
+  );
+  assert.equal(
+    backoffDelay(3, policy, () => 1),
+    400,
+  );
+  assert.equal(
+    backoffDelay(10, policy, () => 1),
+    1000,
+  );
+  assert.equal(
+    backoffDelay(10, policy, () => 0),
+    500,
+  );
 });
 
 test('the server delay reads Retry-After (seconds or date), then X-RateLimit-Reset on a 429', () => {
@@ -53,7 +71,10 @@ test('a read that fails twice (503, dropped connection) succeeds on the third at
   let clock = Date.now();
   const retries: RetryEvent[] = [];
   const before = upstream.requests.length;
-  const { data } = await client({ now: () => (clock += 1000), onRetry: (e) => retries.push(e) }).countMessages({ from: '2025-01-01', to: '2025-02-01' });
+  const { data } = await client({ now: () => (clock += 1000), onRetry: (e) => retries.push(e) }).countMessages({
+    from: '2025-01-01',
+    to: '2025-02-01',
+  });
   assert.equal(data, 7);
   const attempts = upstream.requests.slice(before);
   assert.equal(attempts.length, 3);
@@ -63,13 +84,19 @@ test('a read that fails twice (503, dropped connection) succeeds on the third at
   }
   assert.equal(new Set(attempts.map((a) => a.headers['x-timestamp'])).size, 3, 'a fresh timestamp per attempt');
   assert.equal(new Set(attempts.map((a) => a.headers['x-signature'])).size, 3, 'a fresh signature per attempt');
-  assert.deepEqual(retries.map((r) => r.retry), [1, 2]);
+  assert.deepEqual(
+    retries.map((r) => r.retry),
+    [1, 2],
+  );
   assert.ok(retries[0]?.error instanceof ChatbotHttpError);
   assert.ok(retries[1]?.error instanceof ChatbotNetworkError);
 });
 
 test('a read that times out is retried, and the retry answers', async () => {
-  upstream.script({ delayMs: 5000, body: { data: [], error: null } }, { body: { data: [], error: null, totalItems: 0, pageSize: 20, currentPage: 1, totalPages: 0 } });
+  upstream.script(
+    { delayMs: 5000, body: { data: [], error: null } },
+    { body: { data: [], error: null, totalItems: 0, pageSize: 20, currentPage: 1, totalPages: 0 } },
+  );
   const before = upstream.requests.length;
   const retries: RetryEvent[] = [];
   const { totalItems } = await client({ timeoutMs: 100, onRetry: (e) => retries.push(e) }).listUsers();
@@ -81,7 +108,9 @@ test('a read that times out is retried, and the retry answers', async () => {
 test('a read gives up after the retry limit with the last error', async () => {
   upstream.script(...Array.from({ length: 4 }, () => ({ status: 500, body: { data: null, error: 'boom' } })));
   const before = upstream.requests.length;
-  const error = await client({ retry: { limit: 3, baseDelayMs: 1 } }).listUsers().catch((e: unknown) => e);
+  const error = await client({ retry: { limit: 3, baseDelayMs: 1 } })
+    .listUsers()
+    .catch((e: unknown) => e);
   assert.ok(error instanceof ChatbotHttpError);
   assert.equal(error.status, 500);
   assert.equal(upstream.requests.length - before, 4);
@@ -91,26 +120,41 @@ test('a 429 waits what X-RateLimit-Reset says (taken from the injected clock) be
   const resetSeconds = Math.floor(Date.now() / 1000) + 1;
   const now = resetSeconds * 1000 - 30; // 30 ms before the reset
   upstream.script(
-    { status: 429, headers: { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(resetSeconds) }, body: { data: null, error: 'slow down' } },
+    {
+      status: 429,
+      headers: { 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(resetSeconds) },
+      body: { data: null, error: 'slow down' },
+    },
     { body: { data: [], error: null } },
   );
   const retries: RetryEvent[] = [];
   await client({ now: () => now, onRetry: (e) => retries.push(e) }).listSessions();
-  assert.deepEqual(retries.map((r) => r.delayMs), [30]);
+  assert.deepEqual(
+    retries.map((r) => r.delayMs),
+    [30],
+  );
 });
 
 test('Retry-After is honoured over backoff', async () => {
-  upstream.script({ status: 503, headers: { 'Retry-After': '0' }, body: { data: null, error: 'busy' } }, { body: { data: [], error: null } });
+  upstream.script(
+    { status: 503, headers: { 'Retry-After': '0' }, body: { data: null, error: 'busy' } },
+    { body: { data: [], error: null } },
+  );
   const retries: RetryEvent[] = [];
   await client({ retry: { limit: 1, baseDelayMs: 5000, maxDelayMs: 5000 }, onRetry: (e) => retries.push(e) }).listUsers();
-  assert.deepEqual(retries.map((r) => r.delayMs), [0]);
+  assert.deepEqual(
+    retries.map((r) => r.delayMs),
+    [0],
+  );
 });
 
 test('a server asking for a longer wait than maxDelayMs gets its error at once', async () => {
   upstream.script({ status: 429, headers: { 'Retry-After': '3600' }, body: { data: null, error: 'quota' } });
   const before = upstream.requests.length;
   const retries: RetryEvent[] = [];
-  const error = await client({ onRetry: (e) => retries.push(e) }).listUsers().catch((e: unknown) => e);
+  const error = await client({ onRetry: (e) => retries.push(e) })
+    .listUsers()
+    .catch((e: unknown) => e);
   assert.ok(error instanceof ChatbotHttpError);
   assert.equal(error.retryAfterSeconds, 3600);
   assert.equal(upstream.requests.length - before, 1);
@@ -143,6 +187,9 @@ test('aborting during the wait between attempts ends the call at once', async ()
   upstream.script({ status: 503, headers: { 'Retry-After': '5' }, body: { data: null, error: 'busy' } });
   const controller = new AbortController();
   const reason = new Error('stop');
-  const call = client({ retry: { limit: 1, maxDelayMs: 10_000 }, onRetry: () => controller.abort(reason) }).listUsers({}, { signal: controller.signal });
+  const call = client({ retry: { limit: 1, maxDelayMs: 10_000 }, onRetry: () => controller.abort(reason) }).listUsers(
+    {},
+    { signal: controller.signal },
+  );
   assert.equal(await call.catch((e: unknown) => e), reason);
 });

@@ -43,11 +43,23 @@ test('bad values are refused with the variable named', () => {
   assert.throws(() => readStartConfig({ PORT: 'eighty' }), /PORT must be a port number/);
   assert.throws(() => readStartConfig({ PORT: '70000' }), /PORT/);
   assert.throws(
-    () => readStartConfig({ CHATBOT_API_BASE_URL: 'https://chat.example.com/v1', CHATBOT_API_KEY: 'k', CHATBOT_API_SECRET: 's', CHATBOT_ID: 'b' }),
+    () =>
+      readStartConfig({
+        CHATBOT_API_BASE_URL: 'https://chat.example.com/v1',
+        CHATBOT_API_KEY: 'k',
+        CHATBOT_API_SECRET: 's',
+        CHATBOT_ID: 'b',
+      }),
     /CHATBOT_API_BASE_URL must be an http\(s\) URL ending in \/api/,
   );
   assert.throws(
-    () => readStartConfig({ CHATBOT_API_BASE_URL: 'https://chat.example.com/api', CHATBOT_API_KEY: 'k', CHATBOT_API_SECRET: 's', CHATBOT_ID: 'bad/id' }),
+    () =>
+      readStartConfig({
+        CHATBOT_API_BASE_URL: 'https://chat.example.com/api',
+        CHATBOT_API_KEY: 'k',
+        CHATBOT_API_SECRET: 's',
+        CHATBOT_ID: 'bad/id',
+      }),
     /CHATBOT_ID must be 1–128 letters, digits/,
   );
   assert.throws(() => readStartConfig({ CHATBOT_ALLOWED_ORIGINS: 'https://shop.example.com/path' }), /exact origins/);

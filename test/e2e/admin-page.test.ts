@@ -19,7 +19,12 @@ before(async () => {
   stack = await startStack({ CHATBOT_ADMIN_TOKEN: 'e2e-admin-token-0123456789' });
   browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
   // One visitor with one conversation, through the handler's visitor routes, as the widget makes it.
-  const visitor = await (await fetch(`${stack.origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' } })).json();
+  const visitor = await (
+    await fetch(`${stack.origin}/chatbot/visitor`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' },
+    })
+  ).json();
   const sent = await fetch(`${stack.origin}/chatbot/message`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${visitor.data.token}`, 'Sec-Fetch-Site': 'same-origin' },
@@ -56,7 +61,10 @@ test('the token is taken from the link, removed from the address bar, and the fi
   assert.equal(messages, '2', 'the question and its answer');
   // The view's chunk came from beside the bundle.
   const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
-  assert.ok(scripts.some((path) => /^\/chatbot-widget-usage-view-[\w-]+\.js$/.test(path)), scripts.join(', '));
+  assert.ok(
+    scripts.some((path) => /^\/chatbot-widget-usage-view-[\w-]+\.js$/.test(path)),
+    scripts.join(', '),
+  );
   assert.deepEqual(problems, []);
   await page.close();
   // The bundle every page loads holds the element's shell, not its view: that is a chunk it imports.
@@ -64,7 +72,11 @@ test('the token is taken from the link, removed from the address bar, and the fi
   assert.match(bundle, /import\(`\.\/chatbot-widget-usage-view-[\w-]+\.js`\)|import\(["']\.\/chatbot-widget-usage-view-[\w-]+\.js["']\)/);
   assert.doesNotMatch(bundle, /Busiest users/);
   // Chunks are looked up by name in dist/ only: nothing else is reachable through that pattern.
-  for (const path of ['/chatbot-widget-missing.js', '/chatbot-widget-..%2F..%2Fpackage.json', '/chatbot-widget-x.js%2F..%2F..%2Fpackage.json']) {
+  for (const path of [
+    '/chatbot-widget-missing.js',
+    '/chatbot-widget-..%2F..%2Fpackage.json',
+    '/chatbot-widget-x.js%2F..%2F..%2Fpackage.json',
+  ]) {
     assert.equal((await fetch(stack.origin + path)).status, 404, path);
   }
 });
@@ -88,7 +100,9 @@ test('works with nothing refused under the strictest policy the widget promises 
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': strict } });
   });
   await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (event) => (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`)),
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`),
+    ),
   );
   await page.goto(`${stack.origin}/admin.html#token=${stack.adminToken}`);
   await page.locator(usagePart('bar')).first().waitFor();

@@ -44,7 +44,10 @@ async function storedCounts(texts: string[]) {
 const once = (texts: string[]) => Object.fromEntries(texts.map((t) => [t, 1]));
 
 async function waitForReply(page: Page, text: string) {
-  await page.locator(part('message-bot')).filter({ hasText: `You said: ${text}` }).waitFor({ timeout: 20_000 });
+  await page
+    .locator(part('message-bot'))
+    .filter({ hasText: `You said: ${text}` })
+    .waitFor({ timeout: 20_000 });
 }
 
 test('a page reload while the reply is pending: the message is stored once and answered', async () => {
@@ -64,7 +67,10 @@ test('a page reload while the reply is pending: the message is stored once and a
     // The refresh after the reload waited for the resend: never the server copy beside the pending bubble.
     assert.equal(await page.locator(part('message-user')).filter({ hasText: text }).count(), 1, `"${text}" shown once`);
   }
-  assert.deepEqual(await storedCounts(['warm up', 'reloaded early', 'reloaded late']), once(['warm up', 'reloaded early', 'reloaded late']));
+  assert.deepEqual(
+    await storedCounts(['warm up', 'reloaded early', 'reloaded late']),
+    once(['warm up', 'reloaded early', 'reloaded late']),
+  );
   await context.close();
 });
 
@@ -85,7 +91,9 @@ test("the browser's offline mode, and a connection dropped after storing: each m
   await page.waitForTimeout(150);
   await context.setOffline(true);
   for (const text of ['written offline 1', 'written offline 2']) await send(page, text);
-  await page.waitForFunction(() => document.querySelector('chatbot-widget')!.shadowRoot!.querySelectorAll('[part~="message-failed"]').length >= 2);
+  await page.waitForFunction(
+    () => document.querySelector('chatbot-widget')!.shadowRoot!.querySelectorAll('[part~="message-failed"]').length >= 2,
+  );
   assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser says it is offline');
   assert.match((await page.locator(part('error')).textContent()) ?? '', /offline/i, 'says offline in words');
 

@@ -21,10 +21,21 @@ function upstreamOf(stack: RunningStack): Record<string, string> {
   return Object.fromEntries(line[1]!.split(' ').map((pair) => pair.split('=') as [string, string]));
 }
 
-async function call(stack: RunningStack, method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  stack: RunningStack,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${stack.origin}/chatbot${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -126,7 +137,7 @@ describe('two npm start processes sharing one Redis', () => {
     for (const stack of [first, second]) {
       // The client reconnects with a back-off of at most 2 s.
       let status = 0;
-      for (const deadline = Date.now() + 15_000; status !== 200 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 15_000; status !== 200 && Date.now() < deadline;) {
         status = (await call(stack, 'POST', '/visitor', undefined, {})).status;
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
       }

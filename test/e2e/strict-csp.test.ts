@@ -127,8 +127,14 @@ test('controls: the same page refuses a style attribute and an HTML string, and 
   assert.notEqual(outcome.attribute, '9px', 'a style attribute does not apply');
   assert.equal(outcome.sink, 'TypeError', 'Trusted Types refuses a plain string');
   const seen = await violations();
-  assert.ok(seen.some((v) => v.directive === 'style-src-attr' || v.directive === 'style-src'), 'the style attribute was reported');
-  assert.ok(seen.some((v) => v.directive === 'require-trusted-types-for'), 'the HTML string was reported');
+  assert.ok(
+    seen.some((v) => v.directive === 'style-src-attr' || v.directive === 'style-src'),
+    'the style attribute was reported',
+  );
+  assert.ok(
+    seen.some((v) => v.directive === 'require-trusted-types-for'),
+    'the HTML string was reported',
+  );
   assert.ok(!seen.some((v) => v.sample.includes('7px')), 'the CSSOM style was not reported');
   await page.context().close();
 });

@@ -105,7 +105,10 @@ test('a message written offline is kept, survives a reload, and is sent once whe
   const retry = page.locator(part('retry-button'));
   if (await retry.count()) await retry.first().click();
   // Nothing pending or failed any more (a locator, not page.evaluate: the demo's CSP forbids eval).
-  await page.locator(`${part('message-failed')}, ${part('message-pending')}`).first().waitFor({ state: 'detached', timeout: 20_000 });
+  await page
+    .locator(`${part('message-failed')}, ${part('message-pending')}`)
+    .first()
+    .waitFor({ state: 'detached', timeout: 20_000 });
   await page.reload();
   await openChat(page);
   await kept.first().waitFor({ timeout: 10_000 });

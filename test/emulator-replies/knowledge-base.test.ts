@@ -121,7 +121,10 @@ test('trims a long section at a paragraph boundary, keeping its title', async (t
 });
 
 test('a missing docs file is reported at creation, naming the file', () => {
-  assert.throws(() => createKnowledgeBaseReplySource({ docs: ['/nonexistent/nowhere.md'] }), /docs file not found: \/nonexistent\/nowhere\.md/);
+  assert.throws(
+    () => createKnowledgeBaseReplySource({ docs: ['/nonexistent/nowhere.md'] }),
+    /docs file not found: \/nonexistent\/nowhere\.md/,
+  );
 });
 
 test('an aborted request is not answered', async (t) => {

@@ -28,7 +28,10 @@ test('splits by headings, with the enclosing titles as context, ignoring "#" ins
     ],
   );
   assert.equal(sections[1]!.body, 'Run this:\n```sh\n# not a heading\nnpm install chatbot-widget\n```');
-  assert.ok(sections.every((s) => !s.body.includes('<!--')), 'HTML comments are dropped');
+  assert.ok(
+    sections.every((s) => !s.body.includes('<!--')),
+    'HTML comments are dropped',
+  );
 });
 
 test('a fenced block with blank lines is one block', () => {

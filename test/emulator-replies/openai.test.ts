@@ -24,7 +24,8 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
     res.writeHead(status, { 'Content-Type': type });
     res.end(body);
   };
-  if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, JSON.stringify({ error: { message: `no route ${req.url}` } }));
+  if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+    return send(404, JSON.stringify({ error: { message: `no route ${req.url}` } }));
   if (req.headers.authorization !== `Bearer ${API_KEY}`) {
     // Like some real servers, it echoes the refused key: the source must not pass it on.
     return send(401, JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7)}` } }));
@@ -34,10 +35,32 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
   switch (body.model) {
     case 'echo-model': {
       const last = body.messages[body.messages.length - 1]!;
-      return send(200, JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${last.content}` }, finish_reason: 'stop' }] }));
+      return send(
+        200,
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${last.content}` }, finish_reason: 'stop' }],
+        }),
+      );
     }
     case 'parts-model':
-      return send(200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'there' }] } }] }));
+      return send(
+        200,
+        JSON.stringify({
+          choices: [
+            {
+              message: {
+                role: 'assistant',
+                content: [
+                  { type: 'text', text: 'Hello ' },
+                  { type: 'text', text: 'there' },
+                ],
+              },
+            },
+          ],
+        }),
+      );
     case 'overloaded-model':
       return send(503, JSON.stringify({ error: { message: 'The model is overloaded, try again later' } }));
     case 'html-model':
@@ -130,7 +153,7 @@ test('a refused key gives a clear error that never contains the key', async () =
   });
 });
 
-test('HTTP errors name the status and the endpoint\'s own message', async () => {
+test("HTTP errors name the status and the endpoint's own message", async () => {
   const source = createOpenAIReplySource({ baseUrl, model: 'overloaded-model', apiKey: API_KEY });
   await assert.rejects(source.reply(request('hi')), (error: Error) => {
     assert.match(error.message, /HTTP 503 Service Unavailable: The model is overloaded, try again later/);
@@ -141,8 +164,14 @@ test('HTTP errors name the status and the endpoint\'s own message', async () => 
 });
 
 test('a body that is not JSON, or has no completion, is an error saying so', async () => {
-  await assert.rejects(createOpenAIReplySource({ baseUrl, model: 'html-model', apiKey: API_KEY }).reply(request('hi')), /not JSON \(starts with "<html>gateway<\/html>"\)/);
-  await assert.rejects(createOpenAIReplySource({ baseUrl, model: 'empty-model', apiKey: API_KEY }).reply(request('hi')), /no choices\[0\]\.message\.content/);
+  await assert.rejects(
+    createOpenAIReplySource({ baseUrl, model: 'html-model', apiKey: API_KEY }).reply(request('hi')),
+    /not JSON \(starts with "<html>gateway<\/html>"\)/,
+  );
+  await assert.rejects(
+    createOpenAIReplySource({ baseUrl, model: 'empty-model', apiKey: API_KEY }).reply(request('hi')),
+    /no choices\[0\]\.message\.content/,
+  );
 });
 
 test('a slow endpoint times out with a clear error', async () => {
@@ -170,7 +199,10 @@ test('an unreachable endpoint is an error naming it, without the key', async () 
 });
 
 test('bad options are refused at creation', () => {
-  assert.throws(() => createOpenAIReplySource({ baseUrl: 'localhost:11434', model: 'm', apiKey: 'k' }), /baseUrl must be an (absolute|http)/);
+  assert.throws(
+    () => createOpenAIReplySource({ baseUrl: 'localhost:11434', model: 'm', apiKey: 'k' }),
+    /baseUrl must be an (absolute|http)/,
+  );
   assert.throws(() => createOpenAIReplySource({ baseUrl: 'ftp://x/v1', model: 'm', apiKey: 'k' }), /http or https/);
   assert.throws(() => createOpenAIReplySource({ baseUrl, model: '', apiKey: 'k' }), /model name is required/);
   assert.throws(() => createOpenAIReplySource({ baseUrl, model: 'm', apiKey: '' }), /API key is required/);

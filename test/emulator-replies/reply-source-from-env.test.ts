@@ -16,7 +16,7 @@ test('the three CHATBOT_EMULATOR_OPENAI_* variables select the OpenAI-compatible
   assert.equal(createReplySourceFromEnv(OWN).name, 'openai:llama3.2');
 });
 
-test('the generic OPENAI_* variables work as a fallback, the emulator\'s own ones win', () => {
+test("the generic OPENAI_* variables work as a fallback, the emulator's own ones win", () => {
   const generic = { OPENAI_BASE_URL: 'https://api.openai.com/v1', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-x' };
   assert.equal(createReplySourceFromEnv(generic).name, 'openai:gpt-4o-mini');
   assert.equal(createReplySourceFromEnv({ ...generic, CHATBOT_EMULATOR_OPENAI_MODEL: 'other' }).name, 'openai:other');
@@ -39,6 +39,12 @@ test('CHATBOT_EMULATOR_REPLIES=knowledge-base forces the default; other values a
 });
 
 test('a bad timeout or base URL is refused with the variable named', () => {
-  assert.throws(() => createReplySourceFromEnv({ ...OWN, CHATBOT_EMULATOR_OPENAI_TIMEOUT_MS: 'soon' }), /CHATBOT_EMULATOR_OPENAI_TIMEOUT_MS/);
-  assert.throws(() => createReplySourceFromEnv({ ...OWN, CHATBOT_EMULATOR_OPENAI_BASE_URL: 'not a url' }), /baseUrl must be an absolute URL/);
+  assert.throws(
+    () => createReplySourceFromEnv({ ...OWN, CHATBOT_EMULATOR_OPENAI_TIMEOUT_MS: 'soon' }),
+    /CHATBOT_EMULATOR_OPENAI_TIMEOUT_MS/,
+  );
+  assert.throws(
+    () => createReplySourceFromEnv({ ...OWN, CHATBOT_EMULATOR_OPENAI_BASE_URL: 'not a url' }),
+    /baseUrl must be an absolute URL/,
+  );
 });

@@ -19,7 +19,14 @@ test('longer text has more tokens, roughly in proportion', () => {
 });
 
 test('counts non-ASCII text: accents, CJK, Cyrillic, Arabic, emoji', () => {
-  const samples = ['Comment intégrer le widget ?', 'ウィジェットをサイトに埋め込むには', '如何嵌入聊天机器人', 'Как встроить виджет?', 'كيف يمكنني تضمين الأداة', '👍🙂🎉'];
+  const samples = [
+    'Comment intégrer le widget ?',
+    'ウィジェットをサイトに埋め込むには',
+    '如何嵌入聊天机器人',
+    'Как встроить виджет?',
+    'كيف يمكنني تضمين الأداة',
+    '👍🙂🎉',
+  ];
   for (const text of samples) {
     const n = countTokens(text);
     assert.ok(n >= 1 && n <= [...text].length * 2, `${text}: ${n}`);

@@ -55,7 +55,14 @@ test('--help prints the flags and exits 0', () => {
 });
 
 test('bad flags are one line on stderr and exit 2', () => {
-  for (const args of [['--port', 'x'], ['--port', '70000'], ['--bogus'], ['--db'], ['--demo-data', '-5'], ['--config', join(dir, 'missing.json')]]) {
+  for (const args of [
+    ['--port', 'x'],
+    ['--port', '70000'],
+    ['--bogus'],
+    ['--db'],
+    ['--demo-data', '-5'],
+    ['--config', join(dir, 'missing.json')],
+  ]) {
     const res = runToEnd(args);
     assert.equal(res.status, 2, args.join(' '));
     const lines = res.stderr.trim().split('\n');
@@ -66,7 +73,10 @@ test('bad flags are one line on stderr and exit 2', () => {
 
 test('a bad seed file exits 2 naming its line', async () => {
   const seed = join(dir, 'bad.jsonl');
-  writeFileSync(seed, '{"chatbotId":"demo","chatSessionId":"s","chatUserId":"u","senderType":"User","text":"x","createdAt":"2025-01-01"}\n{broken\n');
+  writeFileSync(
+    seed,
+    '{"chatbotId":"demo","chatSessionId":"s","chatUserId":"u","senderType":"User","text":"x","createdAt":"2025-01-01"}\n{broken\n',
+  );
   const db = join(dir, 'bad-seed.sqlite');
   const res = runToEnd(['--db', db, '--seed', seed, '--port', '0']);
   assert.equal(res.status, 2);
@@ -117,7 +127,10 @@ test('starts, prints URL and demo credentials, serves signed requests, keeps the
 test('with --db :memory:, the banner says the demo credentials and data last only this run', async () => {
   const run = await start(['--db', ':memory:']);
   const secret = /export CHATBOT_API_SECRET=(\S+)/.exec(run.banner)![1]!;
-  assert.ok(run.banner.includes(`  secret    ${secret}   (generated for this run: with --db :memory:, the next start has new credentials)`), run.banner);
+  assert.ok(
+    run.banner.includes(`  secret    ${secret}   (generated for this run: with --db :memory:, the next start has new credentials)`),
+    run.banner,
+  );
   assert.match(run.banner, /^  database  :memory: \(in memory: nothing is kept after exit\)$/m);
   assert.doesNotMatch(run.banner, /kept across restarts|the same on every start/);
   assert.equal(await run.stop(), 0);

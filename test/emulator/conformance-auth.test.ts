@@ -95,7 +95,11 @@ test('the method is part of the signature', async () => {
   const res = await rawRequest(h.port, {
     method: 'GET',
     path,
-    headers: { 'X-API-Key': BOT_A.apiKey, 'X-Timestamp': String(ts), 'X-Signature': independentSignature(BOT_A.apiSecret, 'POST', path, '', ts) },
+    headers: {
+      'X-API-Key': BOT_A.apiKey,
+      'X-Timestamp': String(ts),
+      'X-Signature': independentSignature(BOT_A.apiSecret, 'POST', path, '', ts),
+    },
   });
   assert.equal(res.status, 401);
 });
@@ -122,7 +126,11 @@ test('a timestamp that is not whole seconds is 401', async () => {
     const res = await rawRequest(h.port, {
       method: 'GET',
       path,
-      headers: { 'X-API-Key': BOT_A.apiKey, 'X-Timestamp': bad, 'X-Signature': independentSignature(BOT_A.apiSecret, 'GET', path, '', bad) },
+      headers: {
+        'X-API-Key': BOT_A.apiKey,
+        'X-Timestamp': bad,
+        'X-Signature': independentSignature(BOT_A.apiSecret, 'GET', path, '', bad),
+      },
     });
     assert.equal(res.status, 401, JSON.stringify(bad));
   }

@@ -18,16 +18,113 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 //   carol: session s4 on 2025-03-05, same createdAt as alice's question (tie broken by storage order)
 // plus one message of bot_b that must never show in bot_a's figures.
 const seed = [
-  { id: 'm01', chatbotId: 'bot_a', chatSessionId: 's1', chatUserId: 'alice', userName: 'Alice', senderType: 'User', text: 'hi', createdAt: '2025-01-10T10:00:00Z', tokenCount: 1 },
-  { id: 'm02', chatbotId: 'bot_a', chatSessionId: 's1', chatUserId: 'alice', senderType: 'Bot', text: 'hello', createdAt: '2025-01-10T10:00:02Z', tokenCount: 2, responseTime: 1.5 },
-  { id: 'm03', chatbotId: 'bot_a', chatSessionId: 's2', chatUserId: 'alice', senderType: 'User', text: 'pic', url: 'https://example.com/p.png', createdAt: '2025-03-05T12:00:00+02:00', tokenCount: 3 },
-  { id: 'm04', chatbotId: 'bot_a', chatSessionId: 's4', chatUserId: 'carol', userName: 'Carol', senderType: 'User', text: 'tie', createdAt: '2025-03-05T10:00:00Z', tokenCount: 4 },
-  { id: 'm05', chatbotId: 'bot_a', chatSessionId: 's2', chatUserId: 'alice', senderType: 'Bot', text: 'nice', createdAt: '2025-03-05T10:00:05Z', tokenCount: 5, responseTime: 0.25 },
-  { id: 'm06', chatbotId: 'bot_a', chatSessionId: 's2', chatUserId: 'alice', senderType: 'User', text: 'more', createdAt: '2025-03-05T10:01:00', tokenCount: 6 },
-  { id: 'm07', chatbotId: 'bot_a', chatSessionId: 's2', chatUserId: 'alice', senderType: 'Bot', text: 'sure', createdAt: '2025-03-05T10:01:03Z', tokenCount: 7 },
-  { id: 'm08', chatbotId: 'bot_a', chatSessionId: 's3', chatUserId: 'bob', userName: 'Bob', senderType: 'User', text: 'late', createdAt: '2025-03-31T23:59:59Z', tokenCount: 8 },
-  { id: 'm09', chatbotId: 'bot_a', chatSessionId: 's3', chatUserId: 'bob', senderType: 'Bot', text: 'early', createdAt: '2025-04-01T00:00:01Z', tokenCount: 9, responseTime: 2 },
-  { id: 'b01', chatbotId: 'bot_b', chatSessionId: 'sb', chatUserId: 'alice', senderType: 'User', text: 'other bot', createdAt: '2025-03-05T10:00:00Z', tokenCount: 100 },
+  {
+    id: 'm01',
+    chatbotId: 'bot_a',
+    chatSessionId: 's1',
+    chatUserId: 'alice',
+    userName: 'Alice',
+    senderType: 'User',
+    text: 'hi',
+    createdAt: '2025-01-10T10:00:00Z',
+    tokenCount: 1,
+  },
+  {
+    id: 'm02',
+    chatbotId: 'bot_a',
+    chatSessionId: 's1',
+    chatUserId: 'alice',
+    senderType: 'Bot',
+    text: 'hello',
+    createdAt: '2025-01-10T10:00:02Z',
+    tokenCount: 2,
+    responseTime: 1.5,
+  },
+  {
+    id: 'm03',
+    chatbotId: 'bot_a',
+    chatSessionId: 's2',
+    chatUserId: 'alice',
+    senderType: 'User',
+    text: 'pic',
+    url: 'https://example.com/p.png',
+    createdAt: '2025-03-05T12:00:00+02:00',
+    tokenCount: 3,
+  },
+  {
+    id: 'm04',
+    chatbotId: 'bot_a',
+    chatSessionId: 's4',
+    chatUserId: 'carol',
+    userName: 'Carol',
+    senderType: 'User',
+    text: 'tie',
+    createdAt: '2025-03-05T10:00:00Z',
+    tokenCount: 4,
+  },
+  {
+    id: 'm05',
+    chatbotId: 'bot_a',
+    chatSessionId: 's2',
+    chatUserId: 'alice',
+    senderType: 'Bot',
+    text: 'nice',
+    createdAt: '2025-03-05T10:00:05Z',
+    tokenCount: 5,
+    responseTime: 0.25,
+  },
+  {
+    id: 'm06',
+    chatbotId: 'bot_a',
+    chatSessionId: 's2',
+    chatUserId: 'alice',
+    senderType: 'User',
+    text: 'more',
+    createdAt: '2025-03-05T10:01:00',
+    tokenCount: 6,
+  },
+  {
+    id: 'm07',
+    chatbotId: 'bot_a',
+    chatSessionId: 's2',
+    chatUserId: 'alice',
+    senderType: 'Bot',
+    text: 'sure',
+    createdAt: '2025-03-05T10:01:03Z',
+    tokenCount: 7,
+  },
+  {
+    id: 'm08',
+    chatbotId: 'bot_a',
+    chatSessionId: 's3',
+    chatUserId: 'bob',
+    userName: 'Bob',
+    senderType: 'User',
+    text: 'late',
+    createdAt: '2025-03-31T23:59:59Z',
+    tokenCount: 8,
+  },
+  {
+    id: 'm09',
+    chatbotId: 'bot_a',
+    chatSessionId: 's3',
+    chatUserId: 'bob',
+    senderType: 'Bot',
+    text: 'early',
+    createdAt: '2025-04-01T00:00:01Z',
+    tokenCount: 9,
+    responseTime: 2,
+  },
+  {
+    id: 'b01',
+    chatbotId: 'bot_b',
+    chatSessionId: 'sb',
+    chatUserId: 'alice',
+    senderType: 'User',
+    text: 'other bot',
+    createdAt: '2025-03-05T10:00:00Z',
+    tokenCount: 100,
+  },
 ];
 const seedFile = join(dir, 'reads.jsonl');
 writeFileSync(seedFile, seed.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -101,7 +198,9 @@ test('empty listings: data [], totalItems 0, totalPages 0', async () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { data: [], error: null, totalItems: 0, pageSize: 20, currentPage: 1, totalPages: 0 });
   }
-  const fresh = await h.call('GET', '/Dev/bot_tiny/users', { bot: { id: 'bot_tiny', apiKey: 'pk_test_tiny', apiSecret: 'sk_test_tiny', tier: 'enterprise', dailyLimit: 3 } });
+  const fresh = await h.call('GET', '/Dev/bot_tiny/users', {
+    bot: { id: 'bot_tiny', apiKey: 'pk_test_tiny', apiSecret: 'sk_test_tiny', tier: 'enterprise', dailyLimit: 3 },
+  });
   assert.deepEqual(fresh.body, { data: [], error: null, totalItems: 0, pageSize: 20, currentPage: 1, totalPages: 0 });
 });
 
@@ -184,7 +283,10 @@ test('count-by-month: ascending, empty months with zeros, each bucket only insid
   ]);
   // A range ending exactly at a month start does not include that month.
   const exact = await get('/Dev/bot_a/messages/count-by-month?from=2025-01-01&to=2025-02-01');
-  assert.deepEqual(exact.body.data.map((b: { month: string }) => b.month), ['2025-01']);
+  assert.deepEqual(
+    exact.body.data.map((b: { month: string }) => b.month),
+    ['2025-01'],
+  );
 });
 
 test('users: the documented record, newest activity first, paged', async () => {
@@ -197,7 +299,10 @@ test('users: the documented record, newest activity first, paged', async () => {
   ]);
   assert.equal(res.body.totalItems, 3);
   const page2 = await get('/Dev/bot_a/users?page=2&pageSize=2');
-  assert.deepEqual(page2.body.data.map((u: { id: string }) => u.id), ['carol']);
+  assert.deepEqual(
+    page2.body.data.map((u: { id: string }) => u.id),
+    ['carol'],
+  );
   assert.equal(page2.body.totalPages, 2);
 });
 
@@ -211,9 +316,15 @@ test('sessions: the documented record, newest activity first, filter by userId, 
     lastMessageAt: '2025-04-01T00:00:01.000Z',
     messageCount: 2,
   });
-  assert.deepEqual(res.body.data.map((s: { id: string }) => s.id), ['s3', 's2', 's4', 's1']);
+  assert.deepEqual(
+    res.body.data.map((s: { id: string }) => s.id),
+    ['s3', 's2', 's4', 's1'],
+  );
   const alice = await get('/Dev/bot_a/sessions?userId=alice&pageSize=1&page=2');
-  assert.deepEqual(alice.body.data.map((s: { id: string }) => s.id), ['s1']);
+  assert.deepEqual(
+    alice.body.data.map((s: { id: string }) => s.id),
+    ['s1'],
+  );
   assert.equal(alice.body.totalItems, 2);
   assert.equal(alice.body.data[0].messageCount, 2);
 });

@@ -21,7 +21,10 @@ test('a send stores the question and the reply: User then Bot, reply later, toke
   const slow = { name: 'slow', reply: async () => (await new Promise((r) => setTimeout(r, 60)), 'A considered answer.') };
   const h = await startHarness({ replySource: slow, now: Date.now });
   const sent = await h.call('POST', '/Dev/bot_a/message', {
-    body: JSON.stringify({ user: { id: 'u-store', name: 'Store' }, message: { content: 'What is it?', file: 'https://example.com/a.png' } }),
+    body: JSON.stringify({
+      user: { id: 'u-store', name: 'Store' },
+      message: { content: 'What is it?', file: 'https://example.com/a.png' },
+    }),
     timestamp: Math.floor(Date.now() / 1000),
   });
   assert.equal(sent.status, 200, sent.text);
@@ -156,7 +159,11 @@ test('quota per tier: free 100, premium 10,000, enterprise its dailyLimit; per c
   assert.equal((await h.send('a', { bot: BOT_A })).headers['x-ratelimit-limit'], '100');
   assert.equal((await h.send('b', { bot: BOT_B })).headers['x-ratelimit-limit'], '10000');
   assert.equal((await h.send('c', { bot: BOT_TINY })).headers['x-ratelimit-limit'], '3');
-  assert.equal((await h.send('a', { bot: BOT_A })).headers['x-ratelimit-remaining'], '98', 'one chatbot’s sends do not use another’s quota');
+  assert.equal(
+    (await h.send('a', { bot: BOT_A })).headers['x-ratelimit-remaining'],
+    '98',
+    'one chatbot’s sends do not use another’s quota',
+  );
 });
 
 test('rate-limit headers are not on read responses', async () => {
@@ -174,7 +181,10 @@ test('the free tier refuses the 101st send of a day', async () => {
 test('concurrent sends never lose a write and never overrun the quota', async () => {
   // Slow replies, so every send passes the first quota check before any of them is stored:
   // only the atomic reservation keeps the quota.
-  const slow = { name: 'slow', reply: async (r: { content: string }) => (await new Promise((ok) => setTimeout(ok, 30)), `ok ${r.content}`) };
+  const slow = {
+    name: 'slow',
+    reply: async (r: { content: string }) => (await new Promise((ok) => setTimeout(ok, 30)), `ok ${r.content}`),
+  };
   const h = await startHarness({ replySource: slow });
   // 12 sends at once against a quota of 3: exactly 3 stored, 9 refused.
   const results = await Promise.all(Array.from({ length: 12 }, (_, i) => h.send(`c${i}`, { bot: BOT_TINY, user: `cu${i % 2}` })));
@@ -189,7 +199,10 @@ test('concurrent sends never lose a write and never overrun the quota', async ()
   const count = await h.call('GET', '/Dev/bot_b/messages/count?from=2025-06-01&to=2025-07-01', { bot: BOT_B });
   assert.equal(count.body.data, 80);
   const users = await h.call('GET', '/Dev/bot_b/users', { bot: BOT_B });
-  assert.equal(users.body.data.reduce((sum: number, u: { messageCount: number }) => sum + u.messageCount, 0), 40);
+  assert.equal(
+    users.body.data.reduce((sum: number, u: { messageCount: number }) => sum + u.messageCount, 0),
+    40,
+  );
 });
 
 test('concurrent sends over quota never reach the reply source: the slot is reserved before asking it', async () => {

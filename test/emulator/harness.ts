@@ -8,7 +8,13 @@ import { independentSignature } from '../helpers/independent-signer.js';
 
 export const BOT_A: ChatbotConfig = { id: 'bot_a', apiKey: 'pk_test_a', apiSecret: 'sk_test_a_secret', tier: 'free' };
 export const BOT_B: ChatbotConfig = { id: 'bot_b', apiKey: 'pk_test_b', apiSecret: 'sk_test_b_secret', tier: 'premium' };
-export const BOT_TINY: ChatbotConfig = { id: 'bot_tiny', apiKey: 'pk_test_tiny', apiSecret: 'sk_test_tiny', tier: 'enterprise', dailyLimit: 3 };
+export const BOT_TINY: ChatbotConfig = {
+  id: 'bot_tiny',
+  apiKey: 'pk_test_tiny',
+  apiSecret: 'sk_test_tiny',
+  tier: 'enterprise',
+  dailyLimit: 3,
+};
 
 /** A reply source that answers at once and deterministically, recording what it was asked. */
 export function echoReplies(): ReplySource & { requests: Parameters<ReplySource['reply']>[0][] } {

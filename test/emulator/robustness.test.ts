@@ -19,7 +19,13 @@ function signedPost(body: Buffer | string, headers: Record<string, string> = {})
     method: 'POST',
     path,
     body: bytes,
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': BOT_A.apiKey, 'X-Timestamp': String(ts), 'X-Signature': signature, ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      'X-API-Key': BOT_A.apiKey,
+      'X-Timestamp': String(ts),
+      'X-Signature': signature,
+      ...headers,
+    },
   });
 }
 
@@ -35,7 +41,17 @@ function createHmacOfBytes(prefix: string, bytes: Buffer, suffix: string): strin
 }
 
 test('malformed JSON, JSON that is not an object, and an empty body are 400 validation bodies', async () => {
-  for (const body of ['{', '{"user":', 'null', '[]', '"text"', '42', 'true', '', '{"user":{"id":"u","name":"n"},"message":{"content":"x"}} trailing']) {
+  for (const body of [
+    '{',
+    '{"user":',
+    'null',
+    '[]',
+    '"text"',
+    '42',
+    'true',
+    '',
+    '{"user":{"id":"u","name":"n"},"message":{"content":"x"}} trailing',
+  ]) {
     const res = await signedPost(body);
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.deepEqual(keysOf(res.body), VALIDATION_KEYS, JSON.stringify(body));
@@ -78,7 +94,13 @@ test('a body over 64 KiB is 413 with the envelope, declared or chunked', async (
   // Chunked, no Content-Length: counted as it arrives.
   const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: h.port, method: 'POST', path: '/api/Dev/bot_a/message', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+      {
+        host: '127.0.0.1',
+        port: h.port,
+        method: 'POST',
+        path: '/api/Dev/bot_a/message',
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));

@@ -44,7 +44,11 @@ async function total(emulator: ReturnType<typeof createEmulator>, bot = BOT_A): 
     const res = await rawRequest(server.port, {
       method: 'GET',
       path,
-      headers: { 'X-API-Key': bot.apiKey, 'X-Timestamp': String(ts), 'X-Signature': independentSignature(bot.apiSecret, 'GET', path, '', ts) },
+      headers: {
+        'X-API-Key': bot.apiKey,
+        'X-Timestamp': String(ts),
+        'X-Signature': independentSignature(bot.apiSecret, 'GET', path, '', ts),
+      },
     });
     return res.body.totalItems;
   } finally {
@@ -103,7 +107,10 @@ test('an id already in the database refuses the file; a valid file is added to w
 });
 
 test('a missing seed file is a SeedError that says so', async () => {
-  await assert.rejects(memoryEmulator().importSeed(join(dir, 'nope.jsonl')), (e: unknown) => e instanceof SeedError && /no such file/.test(e.message));
+  await assert.rejects(
+    memoryEmulator().importSeed(join(dir, 'nope.jsonl')),
+    (e: unknown) => e instanceof SeedError && /no such file/.test(e.message),
+  );
 });
 
 test('data and the demo chatbot’s credentials survive a restart on the same database file', async () => {
@@ -152,7 +159,10 @@ test('loadConfig: a good file, and clear errors for bad ones', () => {
   for (const [content, message] of bad) {
     const path = join(dir, `bad-${fileNumber++}.json`);
     writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
-    assert.throws(() => loadConfig(path), (e: unknown) => e instanceof ConfigError && message.test(e.message) && e.message.includes(path));
+    assert.throws(
+      () => loadConfig(path),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message) && e.message.includes(path),
+    );
   }
   assert.throws(() => loadConfig(join(dir, 'missing.json')), /no such file/);
 });

@@ -132,7 +132,11 @@ test('users and sessions records match the messages they come from', () => {
     assert.equal(user.lastMessageAt, Math.max(...theirs.map((m) => m.createdAt)));
   }
   const lastActivity = users.items.map((u) => u.lastMessageAt);
-  assert.deepEqual(lastActivity, [...lastActivity].sort((a, b) => b - a), 'newest activity first');
+  assert.deepEqual(
+    lastActivity,
+    [...lastActivity].sort((a, b) => b - a),
+    'newest activity first',
+  );
   const sessions = store.listSessions('bot', {}, { offset: 0, limit: 100 });
   assert.equal(sessions.total, new Set(messages.map((m) => m.sessionId)).size);
   for (const session of sessions.items) {

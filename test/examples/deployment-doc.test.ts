@@ -37,7 +37,9 @@ test('every example installs chatbot-widget from the repository, reads the CHATB
     assert.match(readme, /```sh\nnpm install\n/, `${name}: README starts its commands with npm install`);
     assert.match(readme, /npm pack/, `${name}: README says how to use the packed file`);
     assert.match(readme, /## Client address/, `${name}: README names the client address source`);
-    const sources = SHOWN.filter((f) => f.startsWith(`${name}/`)).map((f) => readFileSync(join(examplesDir, f), 'utf8')).join('\n');
+    const sources = SHOWN.filter((f) => f.startsWith(`${name}/`))
+      .map((f) => readFileSync(join(examplesDir, f), 'utf8'))
+      .join('\n');
     for (const variable of ['CHATBOT_API_BASE_URL', 'CHATBOT_API_KEY', 'CHATBOT_API_SECRET', 'CHATBOT_ID']) {
       assert.ok(sources.includes(variable), `${name} reads ${variable}`);
     }

@@ -6,7 +6,18 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { assertVisitorsCountedPerAddress, driveConversation, examplesDir, exampleEnv, freePort, linkPackage, startEmulator, startExample, tool, type RunningExample } from './support/run-example.js';
+import {
+  assertVisitorsCountedPerAddress,
+  driveConversation,
+  examplesDir,
+  exampleEnv,
+  freePort,
+  linkPackage,
+  startEmulator,
+  startExample,
+  tool,
+  type RunningExample,
+} from './support/run-example.js';
 
 const emulator = await startEmulator();
 const BUILD_TIMEOUT_MS = 300_000;
@@ -14,7 +25,12 @@ const BUILD_TIMEOUT_MS = 300_000;
 /** Runs `next build` in the example with an environment free of CHATBOT_*; resolves with its output. */
 function nextBuild(next: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NEXT_TELEMETRY_DISABLED: '1', CI: 'true' };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NEXT_TELEMETRY_DISABLED: '1',
+      CI: 'true',
+    };
     const child = spawn(next, ['build'], { cwd: join(examplesDir, 'nextjs'), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -47,7 +63,7 @@ describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_
     assert.match(buildOutput, /\/chatbot\/\[\.\.\.path\]/);
   });
 
-  it('issues a visitor, sends, lists the visitor\'s own messages and refuses past the send limit', async () => {
+  it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
     await driveConversation(example!, emulator, 'Next.js', { 'X-Real-IP': '198.51.100.23' });
   });
 

@@ -1,7 +1,15 @@
 // examples/express, examples/fastify, examples/node and examples/hono, each started with
 // `node server.js` in its own folder (what its `npm start` runs), against the emulator over HTTP.
 import { after, before, describe, it } from 'node:test';
-import { driveConversation, exampleEnv, freePort, linkPackage, startEmulator, startExample, type RunningExample } from './support/run-example.js';
+import {
+  driveConversation,
+  exampleEnv,
+  freePort,
+  linkPackage,
+  startEmulator,
+  startExample,
+  type RunningExample,
+} from './support/run-example.js';
 
 const emulator = await startEmulator();
 
@@ -20,7 +28,7 @@ for (const [name, runtime] of [
     });
     after(() => example?.stop());
 
-    it('issues a visitor, sends, lists the visitor\'s own messages and refuses past the send limit', async () => {
+    it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
       await driveConversation(example!, emulator, runtime);
     });
   });

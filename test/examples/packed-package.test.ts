@@ -9,7 +9,16 @@ import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { driveConversation, examplesDir, exampleEnv, freePort, root, startEmulator, startExample, type RunningExample } from './support/run-example.js';
+import {
+  driveConversation,
+  examplesDir,
+  exampleEnv,
+  freePort,
+  root,
+  startEmulator,
+  startExample,
+  type RunningExample,
+} from './support/run-example.js';
 
 const run = promisify(execFile);
 const emulator = await startEmulator();
@@ -33,9 +42,19 @@ describe('the packed package, installed from its file into a clean folder (examp
       writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
       copyFileSync(join(examplesDir, 'express/server.js'), join(app, 'server.js'));
       // From npm's cache where it can (CI's `npm ci` filled it); the package needs no install script.
-      await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, timeout: 240_000 });
+      await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+        cwd: app,
+        timeout: 240_000,
+      });
       const port = await freePort();
-      example = await startExample({ name: 'express', cwd: app, command: process.execPath, args: ['server.js'], env: exampleEnv(emulator, port), port });
+      example = await startExample({
+        name: 'express',
+        cwd: app,
+        command: process.execPath,
+        args: ['server.js'],
+        env: exampleEnv(emulator, port),
+        port,
+      });
     },
     { timeout: 280_000 },
   );

@@ -3,22 +3,35 @@
 import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { startWranglerDev, type RunningWorker } from '../helpers/wrangler-dev.js';
-import { assertVisitorsCountedPerAddress, driveConversation, examplesDir, exampleEnv, linkPackage, startEmulator, tool } from './support/run-example.js';
+import {
+  assertVisitorsCountedPerAddress,
+  driveConversation,
+  examplesDir,
+  exampleEnv,
+  linkPackage,
+  startEmulator,
+  tool,
+} from './support/run-example.js';
 
 const emulator = await startEmulator();
 
 describe('examples/cloudflare-workers (wrangler dev, Durable Object store)', () => {
   let worker: RunningWorker | undefined;
   before(async () => {
-    tool('node_modules/.bin/wrangler', 'run `npm install` (the "wrangler" devDependency, pinned to 4.86.0, the last release that runs on Node 20).');
+    tool(
+      'node_modules/.bin/wrangler',
+      'run `npm install` (the "wrangler" devDependency, pinned to 4.86.0, the last release that runs on Node 20).',
+    );
     linkPackage();
     const { PORT: _port, ...vars } = exampleEnv(emulator, 0);
     worker = await startWranglerDev(join(examplesDir, 'cloudflare-workers/wrangler.toml'), { vars });
   });
   after(() => worker?.stop());
 
-  it('issues a visitor, sends upstream from workerd, lists the visitor\'s own messages and refuses past the send limit', async () => {
-    await driveConversation({ origin: worker!.origin, output: worker!.output, stop: worker!.stop }, emulator, 'Cloudflare Workers', { 'CF-Connecting-IP': '198.51.100.7' });
+  it("issues a visitor, sends upstream from workerd, lists the visitor's own messages and refuses past the send limit", async () => {
+    await driveConversation({ origin: worker!.origin, output: worker!.output, stop: worker!.stop }, emulator, 'Cloudflare Workers', {
+      'CF-Connecting-IP': '198.51.100.7',
+    });
   });
 
   it('counts new visitors per CF-Connecting-IP address', async () => {

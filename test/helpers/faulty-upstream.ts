@@ -89,10 +89,20 @@ export async function startFaultyUpstream(options: FaultyUpstreamOptions): Promi
     if (inFlight === 0) for (const resolve of idleWaiters.splice(0)) resolve();
   };
 
-  async function forward(req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer } | undefined> {
+  async function forward(
+    req: IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer } | undefined> {
     return new Promise((resolve) => {
       const out = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...forwardable(req.headers), 'content-length': String(body.length) }, agent: false },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...forwardable(req.headers), 'content-length': String(body.length) },
+          agent: false,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -9,7 +9,14 @@ export function independentSignature(secret: string, method: string, path: strin
     .digest('base64');
 }
 
-export function independentVerify(secret: string, method: string, path: string, body: string, timestamp: string, signature: string): boolean {
+export function independentVerify(
+  secret: string,
+  method: string,
+  path: string,
+  body: string,
+  timestamp: string,
+  signature: string,
+): boolean {
   const expected = Buffer.from(independentSignature(secret, method, path, body, timestamp));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -14,7 +14,10 @@ export function packedPackage(): string {
   if (tarball) return tarball;
   if (!existsSync(join(root, 'dist/lib'))) throw new Error('dist/ is missing: run `npm run build` (npm install runs it too).');
   const destination = mkdtempSync(join(tmpdir(), 'chatbot-widget-pack-'));
-  const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: root, encoding: 'utf8' });
+  const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const [packed] = JSON.parse(output) as Array<{ filename: string }>;
   if (!packed) throw new Error(`npm pack reported no file: ${output}`);
   tarball = join(destination, packed.filename);

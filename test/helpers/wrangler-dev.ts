@@ -34,7 +34,23 @@ export async function startWranglerDev(config: string, options: WranglerDevOptio
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     wrangler,
-    ['dev', '--config', config, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn', ...vars],
+    [
+      'dev',
+      '--config',
+      config,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspectorPort),
+      '--persist-to',
+      state,
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+      ...vars,
+    ],
     {
       cwd: options.cwd ?? root,
       // Its own process group, so stopping it stops the workerd it started too.

@@ -14,7 +14,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const manifestFile = join(root, pkg.customElements);
 
-interface Described { name: string; type?: { text: string }; privacy?: string; static?: boolean; kind?: string; description?: string }
+interface Described {
+  name: string;
+  type?: { text: string };
+  privacy?: string;
+  static?: boolean;
+  kind?: string;
+  description?: string;
+}
 interface ElementDoc extends Described {
   tagName?: string;
   customElement?: boolean;
@@ -26,9 +33,12 @@ interface ElementDoc extends Described {
 }
 
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
 const parse = (file: string) => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) => ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === kind);
+const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) =>
+  ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === kind);
 const isInternal = (node: ts.Node) => ts.getJSDocTags(node).some((tag) => tag.tagName.text === 'internal');
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
@@ -47,16 +57,25 @@ function readElement(file: string, node: ts.ClassDeclaration, source: ts.SourceF
   const methods: string[] = [];
   for (const member of node.members) {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
-    if (!name || hasModifier(member, ts.SyntaxKind.PrivateKeyword) || hasModifier(member, ts.SyntaxKind.ProtectedKeyword) || hasModifier(member, ts.SyntaxKind.StaticKeyword)) continue;
+    if (
+      !name ||
+      hasModifier(member, ts.SyntaxKind.PrivateKeyword) ||
+      hasModifier(member, ts.SyntaxKind.ProtectedKeyword) ||
+      hasModifier(member, ts.SyntaxKind.StaticKeyword)
+    )
+      continue;
     if (ts.isMethodDeclaration(member) && !hasModifier(member, ts.SyntaxKind.OverrideKeyword) && !isInternal(member)) methods.push(name);
     if (!ts.isPropertyDeclaration(member)) continue;
-    const decorator = ts.getDecorators(member)?.find((d) => ts.isCallExpression(d.expression) && d.expression.expression.getText(source) === 'property');
+    const decorator = ts
+      .getDecorators(member)
+      ?.find((d) => ts.isCallExpression(d.expression) && d.expression.expression.getText(source) === 'property');
     if (!decorator) continue;
     properties.push(name);
     const options = (decorator.expression as ts.CallExpression).arguments[0];
     const option = (key: string) =>
       options && ts.isObjectLiteralExpression(options)
-        ? options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(source) === key)?.initializer
+        ? options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(source) === key)
+            ?.initializer
         : undefined;
     const attribute = option('attribute');
     if (attribute?.kind === ts.SyntaxKind.FalseKeyword) continue;
@@ -74,11 +93,16 @@ function readSources() {
   for (const file of files(join(root, 'src/widget'))) {
     const source = parse(file);
     const visit = (node: ts.Node) => {
-      if (ts.isClassDeclaration(node) && node.name && /\bextends\s+LitElement\b/.test(node.heritageClauses?.map((h) => h.getText(source)).join(' ') ?? '')) {
+      if (
+        ts.isClassDeclaration(node) &&
+        node.name &&
+        /\bextends\s+LitElement\b/.test(node.heritageClauses?.map((h) => h.getText(source)).join(' ') ?? '')
+      ) {
         elements.push(readElement(file, node, source));
       }
       if (ts.isInterfaceDeclaration(node) && node.name.text === 'HTMLElementTagNameMap') {
-        for (const member of node.members) if (ts.isPropertySignature(member) && member.type) tags.set(member.type.getText(source), (member.name as ts.StringLiteral).text);
+        for (const member of node.members)
+          if (ts.isPropertySignature(member) && member.type) tags.set(member.type.getText(source), (member.name as ts.StringLiteral).text);
       }
       ts.forEachChild(node, visit);
     };
@@ -93,7 +117,8 @@ function eventMap(): Map<string, string> {
   const map = new Map<string, string>();
   source.forEachChild((node) => {
     if (ts.isInterfaceDeclaration(node) && node.name.text === 'ChatbotEventMap') {
-      for (const member of node.members) if (ts.isPropertySignature(member) && member.type) map.set((member.name as ts.StringLiteral).text, member.type.getText(source));
+      for (const member of node.members)
+        if (ts.isPropertySignature(member) && member.type) map.set((member.name as ts.StringLiteral).text, member.type.getText(source));
     }
   });
   return map;
@@ -118,7 +143,9 @@ function folderUsage(folder: string) {
 /** Every `chatbot-…` string in the widget's sources that is not a tag name: the events it fires. */
 function firedEvents(tagNames: Iterable<string>): string[] {
   const tags = new Set(tagNames);
-  const names = files(join(root, 'src/widget')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(chatbot-[a-z]+)'/g)].map((m) => m[1]!));
+  const names = files(join(root, 'src/widget')).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/'(chatbot-[a-z]+)'/g)].map((m) => m[1]!),
+  );
   return sorted(names.filter((name) => !tags.has(name)));
 }
 
@@ -133,22 +160,36 @@ function typeOfInitializer(initializer: ts.Expression | undefined): string {
 
 test('package.json names the manifest, and the published files include it', () => {
   assert.equal(pkg.customElements, 'dist/custom-elements.json');
-  assert.ok(pkg.files.some((entry: string) => pkg.customElements.startsWith(`${entry}/`)), 'customElements is inside "files"');
+  assert.ok(
+    pkg.files.some((entry: string) => pkg.customElements.startsWith(`${entry}/`)),
+    'customElements is inside "files"',
+  );
   assert.ok(existsSync(manifestFile), 'dist/custom-elements.json is missing: run `npm run build`');
 });
 
 test('the manifest describes every element class exactly as its source declares it', () => {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { modules: Array<{ path: string; declarations?: ElementDoc[] }> };
-  const documented = manifest.modules.flatMap((module) => (module.declarations ?? []).filter((d) => d.customElement).map((d) => ({ ...d, path: module.path })));
+  const documented = manifest.modules.flatMap((module) =>
+    (module.declarations ?? []).filter((d) => d.customElement).map((d) => ({ ...d, path: module.path })),
+  );
   const { elements, tags } = readSources();
-  assert.ok(elements.some((e) => e.name === 'ChatbotWidget'), 'ChatbotWidget found in the sources');
+  assert.ok(
+    elements.some((e) => e.name === 'ChatbotWidget'),
+    'ChatbotWidget found in the sources',
+  );
   assert.deepEqual(sorted(documented.map((d) => d.name)), sorted(elements.map((e) => e.name)), 'one manifest entry per element class');
 
   for (const element of elements) {
     const doc = documented.find((d) => d.name === element.name)!;
     const where = `${element.name} (${relative(root, element.file)})`;
     assert.equal(doc.tagName, tags.get(element.name), `${where}: tag name as in HTMLElementTagNameMap`);
-    assert.equal(doc.path, relative(root, element.file).replace(/^src\//, 'dist/lib/').replace(/\.ts$/, '.js'), `${where}: points at the shipped module`);
+    assert.equal(
+      doc.path,
+      relative(root, element.file)
+        .replace(/^src\//, 'dist/lib/')
+        .replace(/\.ts$/, '.js'),
+      `${where}: points at the shipped module`,
+    );
 
     assert.deepEqual(sorted((doc.attributes ?? []).map((a) => a.name)), sorted(element.attributes.keys()), `${where}: attributes`);
     for (const attribute of doc.attributes ?? []) {
@@ -158,19 +199,29 @@ test('the manifest describes every element class exactly as its source declares 
     const publicMembers = (doc.members ?? []).filter((m) => !m.privacy || m.privacy === 'public');
     const fields = publicMembers.filter((m) => m.kind === 'field' && !m.static).map((m) => m.name);
     for (const property of element.properties) assert.ok(fields.includes(property), `${where}: property ${property}`);
-    assert.deepEqual(sorted(publicMembers.filter((m) => m.kind === 'method' && !m.static).map((m) => m.name)), sorted(element.methods), `${where}: public methods`);
+    assert.deepEqual(
+      sorted(publicMembers.filter((m) => m.kind === 'method' && !m.static).map((m) => m.name)),
+      sorted(element.methods),
+      `${where}: public methods`,
+    );
 
     const usage = folderUsage(dirname(element.file));
     const documentedParts = (doc.cssParts ?? []).map((p) => p.name);
-    for (const part of usage.staticParts) assert.ok(documentedParts.includes(part), `${where}: part "${part}" is rendered but not documented (@csspart)`);
+    for (const part of usage.staticParts)
+      assert.ok(documentedParts.includes(part), `${where}: part "${part}" is rendered but not documented (@csspart)`);
     for (const part of documentedParts) {
       assert.ok(
         usage.staticParts.includes(part) || usage.quoted.includes(part) || usage.partPrefixes.some((prefix) => part.startsWith(prefix)),
         `${where}: part "${part}" is documented but never rendered`,
       );
     }
-    assert.deepEqual(sorted((doc.cssProperties ?? []).map((p) => p.name)), usage.cssProperties, `${where}: CSS custom properties (@cssprop) against var(--chatbot-*) in its styles`);
-    for (const described of [...(doc.cssParts ?? []), ...(doc.cssProperties ?? []), ...(doc.events ?? [])]) assert.ok(described.description, `${where}: ${described.name} is described`);
+    assert.deepEqual(
+      sorted((doc.cssProperties ?? []).map((p) => p.name)),
+      usage.cssProperties,
+      `${where}: CSS custom properties (@cssprop) against var(--chatbot-*) in its styles`,
+    );
+    for (const described of [...(doc.cssParts ?? []), ...(doc.cssProperties ?? []), ...(doc.events ?? [])])
+      assert.ok(described.description, `${where}: ${described.name} is described`);
   }
 });
 
@@ -180,7 +231,8 @@ test('the events of <chatbot-widget> in the manifest are those of ChatbotEventMa
   const map = eventMap();
   assert.deepEqual(sorted((widget.events ?? []).map((e) => e.name)), sorted(map.keys()));
   for (const event of widget.events ?? []) assert.equal(event.type?.text, map.get(event.name), `type of ${event.name}`);
-  for (const fired of firedEvents(readSources().tags.values())) assert.ok(map.has(fired), `${fired} is fired but missing from ChatbotEventMap`);
+  for (const fired of firedEvents(readSources().tags.values()))
+    assert.ok(map.has(fired), `${fired} is fired but missing from ChatbotEventMap`);
 });
 
 test('the template typings of <chatbot-widget> name exactly its attributes and properties', () => {

@@ -20,7 +20,8 @@ const EMULATOR_COMMAND = 'npm install better-sqlite3 gpt-tokenizer minisearch';
 /** Entries that cannot load in Node alone, and why. */
 const NOT_FOR_NODE: Record<string, string> = {
   './dist/chatbot-widget.js': 'the standalone browser file (it draws into `document` when loaded)',
-  './server/cloudflare': 'the Durable Object store imports `cloudflare:workers`, which only workerd provides (run under wrangler by test/server/stores/cloudflare-store.test.ts)',
+  './server/cloudflare':
+    'the Durable Object store imports `cloudflare:workers`, which only workerd provides (run under wrangler by test/server/stores/cloudflare-store.test.ts)',
 };
 /** Entries whose framework the site owner installs (optional peer dependencies). */
 const NEEDS: Record<string, string> = { './react': 'react' };
@@ -50,7 +51,10 @@ test('npm install of the packed package: no install script, no native build, few
   try {
     // --ignore-scripts: pack what dist/ holds now instead of rebuilding it under the other tests.
     npm(root, ['pack', '--ignore-scripts', '--pack-destination', work]);
-    const tarball = join(work, readdirSync(work).find((file) => file.endsWith('.tgz'))!);
+    const tarball = join(
+      work,
+      readdirSync(work).find((file) => file.endsWith('.tgz'))!,
+    );
     const site = join(work, 'site');
     mkdirSync(site);
     writeFileSync(join(site, 'package.json'), JSON.stringify({ name: 'site', private: true, type: 'module' }));
@@ -62,7 +66,8 @@ test('npm install of the packed package: no install script, no native build, few
     assert.ok(packages.length <= MAX_PACKAGES, `${packages.length} packages installed (at most ${MAX_PACKAGES}): ${names.join(', ')}`);
     const size = bytes(modules);
     assert.ok(size <= MAX_BYTES, `${(size / 1048576).toFixed(1)} MB installed (at most 8 MB)`);
-    for (const emulatorOnly of ['better-sqlite3', 'gpt-tokenizer', 'minisearch']) assert.ok(!names.includes(emulatorOnly), `${emulatorOnly} is not installed`);
+    for (const emulatorOnly of ['better-sqlite3', 'gpt-tokenizer', 'minisearch'])
+      assert.ok(!names.includes(emulatorOnly), `${emulatorOnly} is not installed`);
 
     // No package has an install script or a native addon to build; the package's own `prepare`
     // (which builds a clone of the repository) did not run: its build script is not even shipped.
@@ -81,21 +86,33 @@ test('npm install of the packed package: no install script, no native build, few
     for (const entry of Object.keys(pkg.exports)) {
       if (NOT_FOR_NODE[entry] || entry === './package.json') continue;
       const specifier = `chatbot-widget${entry.slice(1)}`;
-      const result = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import('${specifier}'); if (!Object.keys(m).length) throw new Error('no exports')`], {
-        cwd: site,
-        encoding: 'utf8',
-      });
+      const result = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `const m = await import('${specifier}'); if (!Object.keys(m).length) throw new Error('no exports')`],
+        {
+          cwd: site,
+          encoding: 'utf8',
+        },
+      );
       assert.equal(result.status, 0, `import('${specifier}')${NEEDS[entry] ? ` (with ${NEEDS[entry]})` : ''}:\n${result.stderr}`);
     }
 
     // The emulator without its dependencies: the one command that installs them, no stack trace.
-    const cli = spawnSync(process.execPath, [join(modules, 'chatbot-widget', pkg.bin['chatbot-emulator']), '--port', '0'], { cwd: site, encoding: 'utf8', timeout: 30_000 });
+    const cli = spawnSync(process.execPath, [join(modules, 'chatbot-widget', pkg.bin['chatbot-emulator']), '--port', '0'], {
+      cwd: site,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.equal(cli.status, 1);
     assert.ok(cli.stderr.includes(EMULATOR_COMMAND), cli.stderr);
     assert.doesNotMatch(cli.stderr, /^\s+at /m, 'no stack trace');
     const library = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', "import { createEmulator } from 'chatbot-widget/emulator'; try { createEmulator(); } catch (e) { console.log(e.name + ': ' + e.message); }"],
+      [
+        '--input-type=module',
+        '-e',
+        "import { createEmulator } from 'chatbot-widget/emulator'; try { createEmulator(); } catch (e) { console.log(e.name + ': ' + e.message); }",
+      ],
       { cwd: site, encoding: 'utf8' },
     );
     assert.match(library.stdout, /^EmulatorDependencyError: .*better-sqlite3.*gpt-tokenizer.*minisearch/);

@@ -52,5 +52,13 @@ export function assertBuilt(): void {
 export const checkers = {
   tsc: (tsconfig: string, ...extra: string[]) => run(bin('tsc'), ['-p', join(fixtures, tsconfig), '--pretty', 'false', ...extra]),
   vueTsc: (tsconfig: string) => run(bin('vue-tsc'), ['-p', join(fixtures, tsconfig), '--pretty', 'false']),
-  svelteCheck: (folder: string) => run(bin('svelte-check'), ['--workspace', join(fixtures, folder), '--tsconfig', join(fixtures, folder, 'tsconfig.json'), '--output', 'machine']),
+  svelteCheck: (folder: string) =>
+    run(bin('svelte-check'), [
+      '--workspace',
+      join(fixtures, folder),
+      '--tsconfig',
+      join(fixtures, folder, 'tsconfig.json'),
+      '--output',
+      'machine',
+    ]),
 };

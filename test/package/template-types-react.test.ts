@@ -6,7 +6,10 @@ import { assertBuilt, checkers, errorLines, markedLines } from './template-check
 
 test('JSX with React 19 and React 18 typings: right uses compile, each wrong attribute, prop or event detail fails', async () => {
   assertBuilt();
-  const [react19, react18] = await Promise.all([checkers.tsc('tsconfig.react19.json'), checkers.tsc('tsconfig.react18.json', '--listFiles')]);
+  const [react19, react18] = await Promise.all([
+    checkers.tsc('tsconfig.react19.json'),
+    checkers.tsc('tsconfig.react18.json', '--listFiles'),
+  ]);
   assert.match(react18, /@types\/react-18\/index\.d\.ts/, 'the React 18 check reads React 18 typings');
   const expected = markedLines('react/ok.tsx', 'react/wrong.tsx');
   assert.ok(expected.length >= 8, 'the React fixture marks its wrong lines');

@@ -33,7 +33,11 @@ let work: string;
 let server: ChildProcess | undefined;
 
 before(async () => {
-  emulator = await createEmulator({ db: ':memory:', chatbots: [CHATBOT], replySource: { name: 'echo', reply: async (r) => `Echo: ${r.content}` } });
+  emulator = await createEmulator({
+    db: ':memory:',
+    chatbots: [CHATBOT],
+    replySource: { name: 'echo', reply: async (r) => `Echo: ${r.content}` },
+  });
   upstream = await emulator.listen({ port: 0 });
   work = mkdtempSync(join(tmpdir(), 'chatbot-quick-start-'));
 });

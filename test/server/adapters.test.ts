@@ -48,7 +48,12 @@ describe('adapters', () => {
     it('takes the client address from the socket, not from X-Forwarded-For', async () => {
       const statuses = [];
       for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
-        const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), 'X-Forwarded-For': ip }, body: '{}' });
+        const response = await rawRequest(handler.port, {
+          method: 'POST',
+          path: '/chatbot/visitor',
+          headers: { ...jsonHeaders(), 'X-Forwarded-For': ip },
+          body: '{}',
+        });
         statuses.push(response.status);
       }
       assert.deepEqual(statuses, [200, 200, 429]);
@@ -76,7 +81,12 @@ describe('adapters', () => {
       assert.equal((await rawRequest(server.port, { path: '/' })).text, 'home page');
       assert.equal((await rawRequest(server.port, { path: '/elsewhere' })).text, 'express 404');
       const visitor = await newVisitor(server.port);
-      const sent = await rawRequest(server.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: '{"content":"via express"}' });
+      const sent = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: jsonHeaders(visitor.token),
+        body: '{"content":"via express"}',
+      });
       assert.equal(sent.status, 200);
       assert.equal(sent.headers['cache-control'], 'no-store');
       assert.equal(JSON.parse(upstream.requests[0]!.body).user.id, visitor.userId);
@@ -87,16 +97,32 @@ describe('adapters', () => {
       const visitor = await newVisitor(server.port);
       const traversal = await rawRequest(server.port, { path: '/chatbot/messages/../admin/users', headers: jsonHeaders(visitor.token) });
       assert.equal(traversal.status, 400);
-      const big = await rawRequest(server.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: `{"content":"${'x'.repeat(40_000)}"}`, chunkSize: 4096 });
+      const big = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: jsonHeaders(visitor.token),
+        body: `{"content":"${'x'.repeat(40_000)}"}`,
+        chunkSize: 4096,
+      });
       assert.equal(big.status, 413);
       assert.equal(upstream.requests.length, 0);
     });
 
     it('works when mounted by path behind express.json()', async () => {
-      const created = await rawRequest(server.port, { method: 'POST', path: '/parsed/chatbot/visitor', headers: jsonHeaders(), body: '{}' });
+      const created = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/parsed/chatbot/visitor',
+        headers: jsonHeaders(),
+        body: '{}',
+      });
       assert.equal(created.status, 200, created.text);
       const { token, userId } = created.json.data;
-      const sent = await rawRequest(server.port, { method: 'POST', path: '/parsed/chatbot/message', headers: jsonHeaders(token), body: '{"content":"parsed","userId":"v_mallory"}' });
+      const sent = await rawRequest(server.port, {
+        method: 'POST',
+        path: '/parsed/chatbot/message',
+        headers: jsonHeaders(token),
+        body: '{"content":"parsed","userId":"v_mallory"}',
+      });
       assert.equal(sent.status, 200, sent.text);
       assert.deepEqual(JSON.parse(upstream.requests[0]!.body), { user: { id: userId, name: 'Visitor' }, message: { content: 'parsed' } });
     });

@@ -3,7 +3,13 @@
 // upstream received (nothing at all, or only what it should).
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_SECRET, CHATBOT_ID, type RecordedRequest, type RecordingUpstream } from './helpers/recording-upstream.js';
+import {
+  startRecordingUpstream,
+  API_SECRET,
+  CHATBOT_ID,
+  type RecordedRequest,
+  type RecordingUpstream,
+} from './helpers/recording-upstream.js';
 import { newVisitor, rawRequest, startHandler, type RawRequest, type RunningHandler } from './helpers/handler-server.js';
 import { adminTokenAuthorizer } from '../../src/server/index.js';
 import { issueVisitorToken, visitorKey } from '../../src/server/visitor-token.js';
@@ -33,8 +39,20 @@ const ROUTES: RouteCase[] = [
   { name: 'GET /admin/sessions', method: 'GET', path: '/chatbot/admin/sessions', identity: false, admin: true },
   { name: 'GET /admin/messages', method: 'GET', path: '/chatbot/admin/messages', identity: false, admin: true },
   { name: 'GET /admin/messages/{id}', method: 'GET', path: '/chatbot/admin/messages/MESSAGE_ID', identity: false, admin: true },
-  { name: 'GET /admin/messages/count', method: 'GET', path: '/chatbot/admin/messages/count?from=2026-01-01&to=2026-02-01', identity: false, admin: true },
-  { name: 'GET /admin/messages/count-by-month', method: 'GET', path: '/chatbot/admin/messages/count-by-month?from=2026-01-01&to=2026-02-01', identity: false, admin: true },
+  {
+    name: 'GET /admin/messages/count',
+    method: 'GET',
+    path: '/chatbot/admin/messages/count?from=2026-01-01&to=2026-02-01',
+    identity: false,
+    admin: true,
+  },
+  {
+    name: 'GET /admin/messages/count-by-month',
+    method: 'GET',
+    path: '/chatbot/admin/messages/count-by-month?from=2026-01-01&to=2026-02-01',
+    identity: false,
+    admin: true,
+  },
 ];
 
 /** Ways to hide a path change in a request target, each applied to every route. */
@@ -57,7 +75,18 @@ const PATH_ATTACKS: Array<[string, (path: string) => string]> = [
   ['overlong UTF-8 %c0%ae', (p) => `${p}/%c0%ae%c0%ae/admin`],
 ];
 
-const FORBIDDEN_UPSTREAM_HEADERS = ['cookie', 'authorization', 'x-forwarded-for', 'x-real-ip', 'origin', 'referer', 'x-admin-token', 'x-evil', 'sec-fetch-site', 'forwarded'];
+const FORBIDDEN_UPSTREAM_HEADERS = [
+  'cookie',
+  'authorization',
+  'x-forwarded-for',
+  'x-real-ip',
+  'origin',
+  'referer',
+  'x-admin-token',
+  'x-evil',
+  'sec-fetch-site',
+  'forwarded',
+];
 
 function withPathOnly(path: string): string {
   return path.split('?')[0]!;
@@ -72,7 +101,16 @@ describe('attacks against every route', () => {
 
   before(async () => {
     upstream = await startRecordingUpstream();
-    handler = await startHandler(upstream, { authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN), limits: { sendsPerMinute: 10_000, sendsPerDay: 10_000, visitorsPerMinutePerAddress: 10_000, sendsPerMinutePerAddress: 10_000, dailyQuotaSharePerAddress: 1 } });
+    handler = await startHandler(upstream, {
+      authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
+      limits: {
+        sendsPerMinute: 10_000,
+        sendsPerDay: 10_000,
+        visitorsPerMinutePerAddress: 10_000,
+        sendsPerMinutePerAddress: 10_000,
+        dailyQuotaSharePerAddress: 1,
+      },
+    });
     ({ token, userId } = await newVisitor(handler.port));
   });
   after(async () => {
@@ -98,12 +136,25 @@ describe('attacks against every route', () => {
       },
       ...(route.body !== undefined ? { body: route.body } : {}),
       ...extra,
-      ...(extra.headers ? { headers: { ...(route.method === 'POST' ? { 'Content-Type': 'application/json' } : {}), ...(route.identity ? { Authorization: `Bearer ${token}` } : {}), ...(route.admin ? { 'X-Admin-Token': ADMIN_TOKEN } : {}), ...extra.headers } } : {}),
+      ...(extra.headers
+        ? {
+            headers: {
+              ...(route.method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+              ...(route.identity ? { Authorization: `Bearer ${token}` } : {}),
+              ...(route.admin ? { 'X-Admin-Token': ADMIN_TOKEN } : {}),
+              ...extra.headers,
+            },
+          }
+        : {}),
     };
   }
 
-  function assertRefused(response: { status: number; headers: Record<string, unknown>; json: any; text: string }, status: number | [number, number]) {
-    if (Array.isArray(status)) assert.ok(response.status >= status[0] && response.status <= status[1], `status ${response.status}: ${response.text}`);
+  function assertRefused(
+    response: { status: number; headers: Record<string, unknown>; json: any; text: string },
+    status: number | [number, number],
+  ) {
+    if (Array.isArray(status))
+      assert.ok(response.status >= status[0] && response.status <= status[1], `status ${response.status}: ${response.text}`);
     else assert.equal(response.status, status, response.text);
     assert.equal(response.headers['cache-control'], 'no-store');
     assert.equal(response.json?.data, null, 'an error envelope');
@@ -130,7 +181,12 @@ describe('attacks against every route', () => {
       }
 
       // DELETE is a route of its own on /visitor (revocation).
-      for (const method of ['PUT', ...(route.name === 'POST /visitor' ? [] : ['DELETE']), 'PATCH', route.method === 'GET' ? 'POST' : 'GET']) {
+      for (const method of [
+        'PUT',
+        ...(route.name === 'POST /visitor' ? [] : ['DELETE']),
+        'PATCH',
+        route.method === 'GET' ? 'POST' : 'GET',
+      ]) {
         it(`wrong method ${method} → 405, nothing upstream`, async () => {
           const response = await rawRequest(handler.port, { ...legit(route), method, body: method === 'GET' ? undefined : '{}' });
           assertRefused(response, 405);
@@ -143,7 +199,7 @@ describe('attacks against every route', () => {
         ['Origin: null', { Origin: 'null' }],
         ['Sec-Fetch-Site: cross-site without Origin', { 'Sec-Fetch-Site': 'cross-site' }],
         ['Sec-Fetch-Site: same-site from a sibling subdomain', { 'Sec-Fetch-Site': 'same-site', Origin: 'https://evil.127.0.0.1.nip.io' }],
-        ['an Origin that only starts like the handler\'s', { Origin: 'http://127.0.0.1.evil.example' }],
+        ["an Origin that only starts like the handler's", { Origin: 'http://127.0.0.1.evil.example' }],
       ];
       for (const [attack, headers] of crossSite) {
         it(`cross-site: ${attack} → 403, nothing upstream, no CORS grant`, async () => {
@@ -158,14 +214,28 @@ describe('attacks against every route', () => {
           ['no token', async () => undefined],
           ['a garbage token', async () => 'not-a-token'],
           ['a token with its signature changed', async () => `${token.slice(0, -3)}${token.endsWith('AAA') ? 'BBB' : 'AAA'}`],
-          ['a token whose payload names another user', async () => {
-            const [version, , signature] = token.split('.');
-            const payload = toBase64Url(new TextEncoder().encode(JSON.stringify({ sub: VICTIM, iat: 1, exp: 4_000_000_000 })));
-            return `${version}.${payload}.${signature}`;
-          }],
-          ['a token signed with another key', async () => (await issueVisitorToken('another-key-another-key-another-key', grant(VICTIM, Math.floor(Date.now() / 1000), 3600))).token],
-          ['a token signed with the API secret itself', async () => (await issueVisitorToken(API_SECRET, grant(VICTIM, Math.floor(Date.now() / 1000), 3600))).token],
-          ['an expired token', async () => (await issueVisitorToken(await visitorKey(API_SECRET), grant(VICTIM, Math.floor(Date.now() / 1000) - 7200, 3600))).token],
+          [
+            'a token whose payload names another user',
+            async () => {
+              const [version, , signature] = token.split('.');
+              const payload = toBase64Url(new TextEncoder().encode(JSON.stringify({ sub: VICTIM, iat: 1, exp: 4_000_000_000 })));
+              return `${version}.${payload}.${signature}`;
+            },
+          ],
+          [
+            'a token signed with another key',
+            async () =>
+              (await issueVisitorToken('another-key-another-key-another-key', grant(VICTIM, Math.floor(Date.now() / 1000), 3600))).token,
+          ],
+          [
+            'a token signed with the API secret itself',
+            async () => (await issueVisitorToken(API_SECRET, grant(VICTIM, Math.floor(Date.now() / 1000), 3600))).token,
+          ],
+          [
+            'an expired token',
+            async () =>
+              (await issueVisitorToken(await visitorKey(API_SECRET), grant(VICTIM, Math.floor(Date.now() / 1000) - 7200, 3600))).token,
+          ],
           ['a token with an empty signature', async () => `${token.split('.').slice(0, 2).join('.')}.`],
         ];
         for (const [attack, makeToken] of forgeries) {
@@ -184,7 +254,10 @@ describe('attacks against every route', () => {
           const request = legit(route);
           const query = `userId=${VICTIM}&user=${VICTIM}&chatUserId=${VICTIM}&user.id=${VICTIM}`;
           const path = request.path.includes('?') ? `${request.path}&${query}` : `${request.path}?${query}`;
-          const body = route.method === 'POST' ? JSON.stringify({ content: 'hi', userId: VICTIM, user: { id: VICTIM, name: 'x' }, chatUserId: VICTIM }) : undefined;
+          const body =
+            route.method === 'POST'
+              ? JSON.stringify({ content: 'hi', userId: VICTIM, user: { id: VICTIM, name: 'x' }, chatUserId: VICTIM })
+              : undefined;
           const response = await rawRequest(handler.port, { ...request, path, ...(body ? { body } : {}) });
           assert.equal(response.status, 200, response.text);
           const [call] = upstream.requests as [RecordedRequest];
@@ -218,8 +291,20 @@ describe('attacks against every route', () => {
           ['application/x-www-form-urlencoded', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'content=hi', 415, undefined],
           ['multipart/form-data', { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x--', 415, undefined],
           ['no Content-Type', {}, route.body!, 415, undefined],
-          ['a body over 16 KiB, chunked (no Content-Length)', { 'Content-Type': 'application/json' }, `{"content":"${'a'.repeat(20_000)}"}`, 413, 1024],
-          ['a body over 16 KiB with its Content-Length', { 'Content-Type': 'application/json' }, `{"content":"${'a'.repeat(20_000)}"}`, 413, undefined],
+          [
+            'a body over 16 KiB, chunked (no Content-Length)',
+            { 'Content-Type': 'application/json' },
+            `{"content":"${'a'.repeat(20_000)}"}`,
+            413,
+            1024,
+          ],
+          [
+            'a body over 16 KiB with its Content-Length',
+            { 'Content-Type': 'application/json' },
+            `{"content":"${'a'.repeat(20_000)}"}`,
+            413,
+            undefined,
+          ],
           ['a body that is not JSON', { 'Content-Type': 'application/json' }, '{"content":', 400, undefined],
           ['a JSON array', { 'Content-Type': 'application/json' }, '["hi"]', 400, undefined],
           ['invalid UTF-8', { 'Content-Type': 'application/json' }, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 400, undefined],
@@ -229,7 +314,12 @@ describe('attacks against every route', () => {
             const request = legit(route);
             const base = { ...request.headers };
             delete base['Content-Type'];
-            const response = await rawRequest(handler.port, { ...request, headers: { ...base, ...headers }, body, ...(chunkSize ? { chunkSize } : {}) });
+            const response = await rawRequest(handler.port, {
+              ...request,
+              headers: { ...base, ...headers },
+              body,
+              ...(chunkSize ? { chunkSize } : {}),
+            });
             assertRefused(response, status);
           });
         }
@@ -292,7 +382,10 @@ describe('attacks against every route', () => {
         headers: { Authorization: `Bearer ${token}` },
       });
       assert.equal(response.status, 200);
-      assert.equal(upstream.requests[0]!.target, `/api/Dev/${CHATBOT_ID}/messages?sessionId=a%26userId%3Dv_victim%23x&userId=${userId}&page=1`);
+      assert.equal(
+        upstream.requests[0]!.target,
+        `/api/Dev/${CHATBOT_ID}/messages?sessionId=a%26userId%3Dv_victim%23x&userId=${userId}&page=1`,
+      );
     });
 
     for (const [query, why] of [
@@ -304,7 +397,10 @@ describe('attacks against every route', () => {
       ['sessionId=%0d%0aX-Injected:1', 'control characters'],
     ]) {
       it(`${why} (${query}) → 400, nothing upstream`, async () => {
-        const response = await rawRequest(handler.port, { path: `/chatbot/messages?${query}`, headers: { Authorization: `Bearer ${token}` } });
+        const response = await rawRequest(handler.port, {
+          path: `/chatbot/messages?${query}`,
+          headers: { Authorization: `Bearer ${token}` },
+        });
         assertRefused(response, 400);
       });
     }

@@ -28,7 +28,8 @@ describe('send budgets and rate headers', () => {
     for (let i = 0; i < count; i++) tokens.push((await newVisitor(s.handler.port, { [ADDRESS_HEADER]: address })).token);
     return tokens;
   };
-  const sendFrom = (s: FaultyStack, token: string, address: string, text = 'hello', key?: string) => s.send(token, text, key, { [ADDRESS_HEADER]: address });
+  const sendFrom = (s: FaultyStack, token: string, address: string, text = 'hello', key?: string) =>
+    s.send(token, text, key, { [ADDRESS_HEADER]: address });
   const statuses = (answers: RawResponse[]) => answers.map((a) => a.status);
   const upstreamSends = (s: FaultyStack) => s.proxy.requests.filter((r) => r.faulty).length;
 
@@ -58,7 +59,10 @@ describe('send budgets and rate headers', () => {
     assert.deepEqual(statuses(answers), [...Array(10).fill(200), ...Array(5).fill(429)]);
     const refused = answers[10]!;
     assert.equal(refused.json.error, TEXT.addressDailyLimit);
-    assert.ok(Math.abs(Number(refused.headers['retry-after']) - (nextUtcMidnightSeconds() - Date.now() / 1000)) <= 2, 'retry at the next UTC midnight');
+    assert.ok(
+      Math.abs(Number(refused.headers['retry-after']) - (nextUtcMidnightSeconds() - Date.now() / 1000)) <= 2,
+      'retry at the next UTC midnight',
+    );
     assert.equal(upstreamSends(s), 10);
     const [elsewhere] = await identities(s, 1, '203.0.113.9');
     assert.equal((await sendFrom(s, elsewhere!, '203.0.113.9')).status, 200);
@@ -79,7 +83,7 @@ describe('send budgets and rate headers', () => {
     assert.equal(later.headers['x-ratelimit-limit'], '20', 'the tightest window is now the address minute (20)');
   });
 
-  it('ten addresses spend the free tier\'s 100; the 101st send is refused by upstream, and its reply source never ran for it', async () => {
+  it("ten addresses spend the free tier's 100; the 101st send is refused by upstream, and its reply source never ran for it", async () => {
     const s = await start(100);
     for (let a = 0; a < 10; a++) {
       const address = `192.0.2.${a + 1}`;
@@ -96,14 +100,15 @@ describe('send budgets and rate headers', () => {
     assert.equal(upstreamSends(s), 101, 'the handler let it through: upstream refused it itself');
   });
 
-  it('identify() users are not held to the address budget (their own limits and upstream\'s apply)', async () => {
+  it("identify() users are not held to the address budget (their own limits and upstream's apply)", async () => {
     const s = await start(100, { identify: (request) => ({ userId: request.headers.get('X-Test-User') ?? 'nobody' }) });
     const answers: RawResponse[] = [];
-    for (let i = 0; i < 15; i++) answers.push(await s.send('', 'member says hi', undefined, { [ADDRESS_HEADER]: '198.51.100.50', 'X-Test-User': `member-${i}` }));
+    for (let i = 0; i < 15; i++)
+      answers.push(await s.send('', 'member says hi', undefined, { [ADDRESS_HEADER]: '198.51.100.50', 'X-Test-User': `member-${i}` }));
     assert.deepEqual(statuses(answers), Array(15).fill(200));
   });
 
-  it('X-RateLimit headers give the tightest of the visitor\'s own, their address\'s and upstream\'s windows', async () => {
+  it("X-RateLimit headers give the tightest of the visitor's own, their address's and upstream's windows", async () => {
     const s = await start(100);
     const [token] = await identities(s, 1, '198.51.100.60');
     const sent = await sendFrom(s, token!, '198.51.100.60', 'count me', 'k-headers');
@@ -143,7 +148,11 @@ describe('send budgets and rate headers', () => {
     const preflight = await rawRequest(s.handler.port, {
       method: 'OPTIONS',
       path: '/chatbot/message',
-      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key, content-type, authorization' },
+      headers: {
+        Origin: 'https://shop.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'idempotency-key, content-type, authorization',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.match(String(preflight.headers['access-control-allow-headers']), /Idempotency-Key/);

@@ -35,11 +35,22 @@ for (const runtime of runtimes) {
 
     before(async () => {
       // A missing runtime fails the run (never a skip), saying how to install it.
-      if (!runtime.binary) throw new Error(`the ${runtime.name} binary is not installed: run \`npm install\` (the "${runtime.name.toLowerCase()}" devDependency, whose install script must be allowed in package.json "allowScripts")`);
+      if (!runtime.binary)
+        throw new Error(
+          `the ${runtime.name} binary is not installed: run \`npm install\` (the "${runtime.name.toLowerCase()}" devDependency, whose install script must be allowed in package.json "allowScripts")`,
+        );
       upstream = await startRecordingUpstream();
       child = spawn(runtime.binary!, runtime.args, {
         cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DENO_NO_UPDATE_CHECK: '1', CHATBOT_API_BASE_URL: upstream.baseUrl, CHATBOT_API_KEY: API_KEY, CHATBOT_API_SECRET: API_SECRET, CHATBOT_ID },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          DENO_NO_UPDATE_CHECK: '1',
+          CHATBOT_API_BASE_URL: upstream.baseUrl,
+          CHATBOT_API_KEY: API_KEY,
+          CHATBOT_API_SECRET: API_SECRET,
+          CHATBOT_ID,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -63,10 +74,15 @@ for (const runtime of runtimes) {
       await upstream?.close();
     });
 
-    it('issues identities, signs sends that the upstream verifies, and lists only the caller\'s messages', async () => {
+    it("issues identities, signs sends that the upstream verifies, and lists only the caller's messages", async () => {
       const alice = await newVisitor(port);
       const bob = await newVisitor(port);
-      const sent = await rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(alice.token), body: JSON.stringify({ content: `hello from ${runtime.name}`, userId: bob.userId }) });
+      const sent = await rawRequest(port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: jsonHeaders(alice.token),
+        body: JSON.stringify({ content: `hello from ${runtime.name}`, userId: bob.userId }),
+      });
       assert.equal(sent.status, 200, sent.text);
       assert.equal(sent.json.data, `You said: hello from ${runtime.name}`);
       assert.equal(sent.headers['cache-control'], 'no-store');
@@ -92,18 +108,33 @@ for (const runtime of runtimes) {
         rawRequest(port, { path: '/chatbot/admin/users' }),
         rawRequest(port, { path: '/chatbot/sessions', headers: { Authorization: 'Bearer v1.forged.token' } }),
         rawRequest(port, { path: '/chatbot/sessions', headers: { ...jsonHeaders(visitor.token), Origin: 'https://evil.example' } }),
-        rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: { Authorization: `Bearer ${visitor.token}`, 'Content-Type': 'text/plain' }, body: '{"content":"x"}' }),
-        rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: `{"content":"${'x'.repeat(30_000)}"}`, chunkSize: 2048 }),
+        rawRequest(port, {
+          method: 'POST',
+          path: '/chatbot/message',
+          headers: { Authorization: `Bearer ${visitor.token}`, 'Content-Type': 'text/plain' },
+          body: '{"content":"x"}',
+        }),
+        rawRequest(port, {
+          method: 'POST',
+          path: '/chatbot/message',
+          headers: jsonHeaders(visitor.token),
+          body: `{"content":"${'x'.repeat(30_000)}"}`,
+          chunkSize: 2048,
+        }),
       ]);
-      assert.deepEqual(attempts.map((r) => r.status), [400, 400, 403, 401, 403, 415, 413]);
+      assert.deepEqual(
+        attempts.map((r) => r.status),
+        [400, 400, 403, 401, 403, 415, 413],
+      );
       assert.equal(upstream.requests.length, 0);
     });
 
-    it('limits new visitors per connection address (from the runtime\'s own connection info)', async () => {
+    it("limits new visitors per connection address (from the runtime's own connection info)", async () => {
       // The limit is 3 a minute (the runtime's *-serve.ts). Seven requests put at least four into one
       // minute even across a minute boundary, whatever other tests used before.
       const statuses = [];
-      for (let i = 0; i < 7; i++) statuses.push((await rawRequest(port, { method: 'POST', path: '/chatbot/visitor', headers: jsonHeaders(), body: '{}' })).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push((await rawRequest(port, { method: 'POST', path: '/chatbot/visitor', headers: jsonHeaders(), body: '{}' })).status);
       assert.ok(statuses.includes(429), String(statuses));
     });
   });

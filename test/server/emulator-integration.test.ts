@@ -29,7 +29,12 @@ describe('handler in front of the emulator', () => {
   });
 
   const send = (token: string, content: string) =>
-    rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: JSON.stringify({ content, name: 'Someone' }) });
+    rawRequest(handler.port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(token),
+      body: JSON.stringify({ content, name: 'Someone' }),
+    });
 
   it('two visitors each see only their own sessions and messages', async () => {
     const alice = await newVisitor(handler.port);
@@ -50,7 +55,7 @@ describe('handler in front of the emulator', () => {
     assert.equal(bobSessions.json.data[0].chatUserId, bob.userId);
   });
 
-  it('another visitor\'s message id answers 404; their session id yields an empty list', async () => {
+  it("another visitor's message id answers 404; their session id yields an empty list", async () => {
     const alice = await newVisitor(handler.port);
     const bob = await newVisitor(handler.port);
     await send(alice.token, 'private to alice');
@@ -64,7 +69,10 @@ describe('handler in front of the emulator', () => {
     assert.equal(peek.status, 404);
     assert.doesNotMatch(peek.text, /private to alice/);
 
-    const session = await rawRequest(handler.port, { path: `/chatbot/messages?sessionId=${encodeURIComponent(aliceMessage.chatSessionId)}`, headers: jsonHeaders(bob.token) });
+    const session = await rawRequest(handler.port, {
+      path: `/chatbot/messages?sessionId=${encodeURIComponent(aliceMessage.chatSessionId)}`,
+      headers: jsonHeaders(bob.token),
+    });
     assert.equal(session.status, 200);
     assert.deepEqual(session.json.data, []);
 
@@ -76,14 +84,20 @@ describe('handler in front of the emulator', () => {
     const users = await rawRequest(handler.port, { path: '/chatbot/admin/users', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
     assert.equal(users.status, 200, users.text);
     assert.ok(users.json.data.length >= 2);
-    const count = await rawRequest(handler.port, { path: '/chatbot/admin/messages/count?from=2000-01-01&to=2100-01-01', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+    const count = await rawRequest(handler.port, {
+      path: '/chatbot/admin/messages/count?from=2000-01-01&to=2100-01-01',
+      headers: { 'X-Admin-Token': ADMIN_TOKEN },
+    });
     assert.equal(count.status, 200, count.text);
     assert.ok(count.json.data >= 4);
     assert.equal((await rawRequest(handler.port, { path: '/chatbot/admin/users' })).status, 403);
   });
 
-  it('passes the emulator\'s 400 validation body on as it is', async () => {
-    const badRange = await rawRequest(handler.port, { path: '/chatbot/admin/messages/count?from=yesterday&to=2100-01-01', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+  it("passes the emulator's 400 validation body on as it is", async () => {
+    const badRange = await rawRequest(handler.port, {
+      path: '/chatbot/admin/messages/count?from=yesterday&to=2100-01-01',
+      headers: { 'X-Admin-Token': ADMIN_TOKEN },
+    });
     assert.equal(badRange.status, 400, badRange.text);
     assert.equal(badRange.json.status, 400);
     assert.ok(badRange.json.errors);

@@ -68,7 +68,10 @@ describe('exactly once with Idempotency-Key', () => {
     stack.proxy.configure({ delayBeforeMs: 1000 });
     const before = sendsForwarded();
     const answers = await Promise.all(Array.from({ length: 6 }, () => stack.send(token, 'slow and once', 'key-concurrent')));
-    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200, 200],
+    );
     assert.equal(new Set(answers.map((a) => a.text)).size, 1, 'every repeat got the same body');
     assert.equal(answers.filter((a) => a.headers['idempotency-replayed'] === 'true').length, 5);
     assert.equal(sendsForwarded() - before, 1);
@@ -127,7 +130,7 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal(again.text, retry.text, 'the found outcome is kept like any other');
   });
 
-  it('the same text under a second key: its retry never claims the first key\'s message', async () => {
+  it("the same text under a second key: its retry never claims the first key's message", async () => {
     const before = sendsForwarded();
     const first = await stack.send(token, 'sent normally', 'key-normal');
     assert.equal(first.status, 200);
@@ -135,7 +138,7 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal((await stack.send(token, 'sent normally', 'key-normal-2')).status, 502);
     const retry = await stack.send(token, 'sent normally', 'key-normal-2');
     assert.equal(retry.status, 200);
-    assert.notEqual(retry.json.stored[0].id, first.json.stored[0].id, 'the second key never claims the first key\'s message');
+    assert.notEqual(retry.json.stored[0].id, first.json.stored[0].id, "the second key never claims the first key's message");
     assert.equal(sendsForwarded() - before, 2);
     assert.equal((await questions()).length, 2);
   });
@@ -172,7 +175,11 @@ describe('exactly once with Idempotency-Key', () => {
           if (!windows.has(key)) windows.set(key, { start, end: Date.now() });
           if (response.status === 200) {
             assert.equal(response.json.stored.length, 2, response.text);
-            answers.set(key, { id: response.json.stored[0].id, createdAt: response.json.stored[0].createdAt, reply: response.json.stored[1].text });
+            answers.set(key, {
+              id: response.json.stored[0].id,
+              createdAt: response.json.stored[0].createdAt,
+              reply: response.json.stored[1].text,
+            });
             assert.equal(response.json.data, `Echo: ${text}`);
             break;
           }
@@ -204,7 +211,11 @@ describe('exactly once with Idempotency-Key', () => {
       assert.equal(response.json.error, TEXT.badIdempotencyKey);
       assert.match(response.json.error, /1 to 128 characters.*letter.*digit.*"_".*"-"/);
     }
-    assert.equal((await stack.send(token, 'hi', 'A-z_09'.repeat(21).slice(0, 128))).status, 200, 'a 128-character key of every allowed kind');
+    assert.equal(
+      (await stack.send(token, 'hi', 'A-z_09'.repeat(21).slice(0, 128))).status,
+      200,
+      'a 128-character key of every allowed kind',
+    );
     assert.equal(stack.proxy.requests.length - before, 2, 'only the valid send went upstream (send and its look-up)');
   });
 });

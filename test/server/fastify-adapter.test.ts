@@ -38,13 +38,21 @@ describe('Fastify plugin', () => {
   });
   beforeEach(() => upstream.reset());
 
-  it('answers visitor, send and list with no body-parser setting, and leaves the app\'s JSON routes parsed', async () => {
+  it("answers visitor, send and list with no body-parser setting, and leaves the app's JSON routes parsed", async () => {
     const visitor = await newVisitor(port);
-    const sent = await rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: '{"content":"via fastify","userId":"v_mallory"}' });
+    const sent = await rawRequest(port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(visitor.token),
+      body: '{"content":"via fastify","userId":"v_mallory"}',
+    });
     assert.equal(sent.status, 200, sent.text);
     assert.equal(sent.json.data, 'You said: via fastify');
     assert.equal(sent.headers['cache-control'], 'no-store');
-    assert.deepEqual(JSON.parse(upstream.requests[0]!.body), { user: { id: visitor.userId, name: 'Visitor' }, message: { content: 'via fastify' } });
+    assert.deepEqual(JSON.parse(upstream.requests[0]!.body), {
+      user: { id: visitor.userId, name: 'Visitor' },
+      message: { content: 'via fastify' },
+    });
     assert.ok(upstream.requests[0]!.signatureValid);
     const list = await rawRequest(port, { path: '/chatbot/messages', headers: jsonHeaders(visitor.token) });
     assert.equal(list.status, 200);
@@ -54,14 +62,30 @@ describe('Fastify plugin', () => {
     assert.deepEqual(echo.json, { got: { a: 1 } });
   });
 
-  it('gives the handler\'s own answers for bodies: 415 for non-JSON, 413 for oversized chunked bodies', async () => {
+  it("gives the handler's own answers for bodies: 415 for non-JSON, 413 for oversized chunked bodies", async () => {
     const visitor = await newVisitor(port);
-    const plain = await rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: { Authorization: `Bearer ${visitor.token}`, 'Content-Type': 'text/plain' }, body: '{"content":"x"}' });
+    const plain = await rawRequest(port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: { Authorization: `Bearer ${visitor.token}`, 'Content-Type': 'text/plain' },
+      body: '{"content":"x"}',
+    });
     assert.equal(plain.status, 415);
     assert.equal(plain.json.data, null);
-    const untyped = await rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: { Authorization: `Bearer ${visitor.token}` }, body: '{"content":"x"}' });
+    const untyped = await rawRequest(port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: { Authorization: `Bearer ${visitor.token}` },
+      body: '{"content":"x"}',
+    });
     assert.equal(untyped.status, 415);
-    const big = await rawRequest(port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: `{"content":"${'x'.repeat(40_000)}"}`, chunkSize: 4096 });
+    const big = await rawRequest(port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(visitor.token),
+      body: `{"content":"${'x'.repeat(40_000)}"}`,
+      chunkSize: 4096,
+    });
     assert.equal(big.status, 413);
     assert.equal(upstream.requests.length, 0);
   });
@@ -78,7 +102,12 @@ describe('Fastify plugin', () => {
   it('takes the client address from the socket, not from X-Forwarded-For', async () => {
     const statuses = [];
     for (let i = 0; i < 7; i++) {
-      const response = await rawRequest(port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), 'X-Forwarded-For': `203.0.113.${i}` }, body: '{}' });
+      const response = await rawRequest(port, {
+        method: 'POST',
+        path: '/chatbot/visitor',
+        headers: { ...jsonHeaders(), 'X-Forwarded-For': `203.0.113.${i}` },
+        body: '{}',
+      });
       statuses.push(response.status);
     }
     assert.ok(statuses.includes(429), String(statuses));
@@ -88,13 +117,10 @@ describe('Fastify plugin', () => {
     const created = await rawRequest(port, { method: 'POST', path: '/support/chat/visitor', headers: jsonHeaders(), body: '{}' });
     assert.equal(created.status, 200, created.text);
     const other = Fastify();
-    await assert.rejects(
-      async () => {
-        await other.register(fastifyChatbot, { ...options(), prefix: '/api' } as SigningHandlerOptions);
-        await other.ready();
-      },
-      /without a prefix \("\/api"\) and set basePath: "\/api\/chatbot"/,
-    );
+    await assert.rejects(async () => {
+      await other.register(fastifyChatbot, { ...options(), prefix: '/api' } as SigningHandlerOptions);
+      await other.ready();
+    }, /without a prefix \("\/api"\) and set basePath: "\/api\/chatbot"/);
     await other.close();
   });
 });

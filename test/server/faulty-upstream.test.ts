@@ -28,7 +28,7 @@ describe('faulty upstream proxy', () => {
 
   const storedFor = async (userId: string) => (await client.listMessages({ userId })).data.length;
 
-  it('forwards signed requests unchanged and answers with upstream\'s answer', async () => {
+  it("forwards signed requests unchanged and answers with upstream's answer", async () => {
     const reply = await client.sendMessage({ user: { id: 'u_pass', name: 'P' }, message: { content: 'hello' } });
     assert.equal(reply.reply, 'Echo: hello');
     assert.equal(await storedFor('u_pass'), 2);
@@ -55,10 +55,21 @@ describe('faulty upstream proxy', () => {
   it('drops with a seeded probability: the same seed drops the same sends', async () => {
     const runOnce = async (seed: number) => {
       const seededProxy = await startFaultyUpstream({ target: server.url, dropProbability: 0.5, seed });
-      const seededClient = new ChatbotClient({ baseUrl: seededProxy.baseUrl, apiKey: BOT.apiKey, apiSecret: BOT.apiSecret, chatbotId: BOT.id, retry: false });
+      const seededClient = new ChatbotClient({
+        baseUrl: seededProxy.baseUrl,
+        apiKey: BOT.apiKey,
+        apiSecret: BOT.apiSecret,
+        chatbotId: BOT.id,
+        retry: false,
+      });
       const pattern: boolean[] = [];
       for (let i = 0; i < 12; i++) {
-        pattern.push(await seededClient.sendMessage({ user: { id: `u_seed${seed}`, name: 'S' }, message: { content: `n${i}` } }).then(() => false, () => true));
+        pattern.push(
+          await seededClient.sendMessage({ user: { id: `u_seed${seed}`, name: 'S' }, message: { content: `n${i}` } }).then(
+            () => false,
+            () => true,
+          ),
+        );
       }
       await seededProxy.close();
       return pattern;

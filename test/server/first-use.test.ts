@@ -19,7 +19,7 @@ describe('first use of the handler', () => {
   after(() => upstream.close());
   beforeEach(() => upstream.reset());
 
-  describe('a refused cross-origin browser is named in the owner\'s log', () => {
+  describe("a refused cross-origin browser is named in the owner's log", () => {
     let handler: RunningHandler;
     beforeEach(async () => {
       handler = await startHandler(upstream, { allowedOrigins: [LISTED], limits: { visitorsPerMinutePerAddress: 10_000 } });
@@ -34,10 +34,20 @@ describe('first use of the handler', () => {
         rawRequest(handler.port, {
           method: 'OPTIONS',
           path: '/chatbot/message',
-          headers: { Origin: origin, 'Sec-Fetch-Site': 'cross-site', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+          headers: {
+            Origin: origin,
+            'Sec-Fetch-Site': 'cross-site',
+            'Access-Control-Request-Method': 'POST',
+            'Access-Control-Request-Headers': 'authorization, content-type',
+          },
         });
       const send = (origin: string) =>
-        rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: { ...jsonHeaders(token), Origin: origin, 'Sec-Fetch-Site': 'cross-site' }, body: '{"content":"hi"}' });
+        rawRequest(handler.port, {
+          method: 'POST',
+          path: '/chatbot/message',
+          headers: { ...jsonHeaders(token), Origin: origin, 'Sec-Fetch-Site': 'cross-site' },
+          body: '{"content":"hi"}',
+        });
 
       assert.equal((await preflight('https://x.example')).status, 403);
       assert.equal((await send('https://x.example')).status, 403);
@@ -46,7 +56,10 @@ describe('first use of the handler', () => {
       assert.equal((await preflight(LISTED)).status, 204);
       assert.equal((await send(LISTED)).status, 200);
       // Same-origin pages and server-to-server calls are not refusals.
-      assert.equal((await rawRequest(handler.port, { path: '/chatbot/sessions', headers: { ...jsonHeaders(token), Origin: handler.origin } })).status, 200);
+      assert.equal(
+        (await rawRequest(handler.port, { path: '/chatbot/sessions', headers: { ...jsonHeaders(token), Origin: handler.origin } })).status,
+        200,
+      );
       assert.equal((await rawRequest(handler.port, { path: '/chatbot/sessions', headers: jsonHeaders(token) })).status, 200);
 
       assert.deepEqual(warnings(), [
@@ -54,13 +67,23 @@ describe('first use of the handler', () => {
         'refused a cross-origin request from https://y.example:8443: add it to allowedOrigins (CHATBOT_ALLOWED_ORIGINS for npm start) if it should embed the widget',
       ]);
       for (const line of handler.logs) assert.doesNotMatch(line.message, new RegExp(`${API_SECRET}|${API_KEY}|${token}`));
-      assert.equal(upstream.requests.filter((r) => r.method === 'POST').length, 1, 'only the listed origin\'s send went upstream');
+      assert.equal(upstream.requests.filter((r) => r.method === 'POST').length, 1, "only the listed origin's send went upstream");
     });
 
     it('a same-site origin (Sec-Fetch-Site: same-site) and an opaque "null" origin are named too', async () => {
-      const sameSite = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), Origin: 'https://api.shop.example.com', 'Sec-Fetch-Site': 'same-site' }, body: '{}' });
+      const sameSite = await rawRequest(handler.port, {
+        method: 'POST',
+        path: '/chatbot/visitor',
+        headers: { ...jsonHeaders(), Origin: 'https://api.shop.example.com', 'Sec-Fetch-Site': 'same-site' },
+        body: '{}',
+      });
       assert.equal(sameSite.status, 403);
-      const opaque = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), Origin: 'null' }, body: '{}' });
+      const opaque = await rawRequest(handler.port, {
+        method: 'POST',
+        path: '/chatbot/visitor',
+        headers: { ...jsonHeaders(), Origin: 'null' },
+        body: '{}',
+      });
       assert.equal(opaque.status, 403);
       // A cross-site request without an Origin (an <img>, a link) has nothing to add to the list.
       const image = await rawRequest(handler.port, { path: '/chatbot/sessions', headers: { 'Sec-Fetch-Site': 'cross-site' } });
@@ -75,7 +98,12 @@ describe('first use of the handler', () => {
       // Over the wire: HTTP parsers refuse CR, LF and NUL in header values, so line breaks and
       // control characters are the unit test's below; a tab, a Latin-1 byte and length are here.
       const hostile = `https://evil.example\té${'a'.repeat(10_000)}`;
-      const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), Origin: hostile, 'Sec-Fetch-Site': 'cross-site' }, body: '{}' });
+      const response = await rawRequest(handler.port, {
+        method: 'POST',
+        path: '/chatbot/visitor',
+        headers: { ...jsonHeaders(), Origin: hostile, 'Sec-Fetch-Site': 'cross-site' },
+        body: '{}',
+      });
       assert.equal(response.status, 403);
       const [line] = warnings();
       assert.ok(line, 'a warning');
@@ -89,7 +117,12 @@ describe('first use of the handler', () => {
         const origin = `https://site-${i}.example`;
         // Each origin twice: the repeat is never logged.
         for (let repeat = 0; repeat < 2; repeat++) {
-          const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { ...jsonHeaders(), Origin: origin, 'Sec-Fetch-Site': 'cross-site' }, body: '{}' });
+          const response = await rawRequest(handler.port, {
+            method: 'POST',
+            path: '/chatbot/visitor',
+            headers: { ...jsonHeaders(), Origin: origin, 'Sec-Fetch-Site': 'cross-site' },
+            body: '{}',
+          });
           assert.equal(response.status, 403);
         }
       }
@@ -103,7 +136,10 @@ describe('first use of the handler', () => {
 
   it('loggableOrigin strips line breaks and control characters and caps the length', () => {
     assert.equal(loggableOrigin('https://ok.example'), 'https://ok.example');
-    assert.equal(loggableOrigin('https://a.example\r\n[chatbot-widget handler] forged line'), 'https://a.example??[chatbot-widget?handler]?forged?line');
+    assert.equal(
+      loggableOrigin('https://a.example\r\n[chatbot-widget handler] forged line'),
+      'https://a.example??[chatbot-widget?handler]?forged?line',
+    );
     assert.equal(loggableOrigin('https://b.example\u2028\u0000\u001b[31m'), 'https://b.example???[31m');
     const long = loggableOrigin(`https://${'x'.repeat(500)}.example`);
     assert.equal(long.length, 121);
@@ -118,14 +154,22 @@ describe('first use of the handler', () => {
     after(() => handler.close());
 
     it('POST without Content-Type: application/json → 415 saying what to send, also for an empty /visitor', async () => {
-      for (const [path, body] of [['/chatbot/visitor', undefined], ['/chatbot/visitor', '{}'], ['/chatbot/message', '{"content":"hi"}']] as const) {
+      for (const [path, body] of [
+        ['/chatbot/visitor', undefined],
+        ['/chatbot/visitor', '{}'],
+        ['/chatbot/message', '{"content":"hi"}'],
+      ] as const) {
         const response = await rawRequest(handler.port, { method: 'POST', path, ...(body !== undefined ? { body } : {}) });
         assert.equal(response.status, 415, path);
         assert.equal(response.json.error, 'Send Content-Type: application/json (the body may be empty for /visitor)');
         assert.equal(response.json.data, null);
       }
       // As the README says: with the content type, the body may be empty.
-      const empty = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { 'Content-Type': 'application/json' } });
+      const empty = await rawRequest(handler.port, {
+        method: 'POST',
+        path: '/chatbot/visitor',
+        headers: { 'Content-Type': 'application/json' },
+      });
       assert.equal(empty.status, 200, empty.text);
       assert.equal(upstream.requests.length, 0);
     });
@@ -137,7 +181,8 @@ describe('first use of the handler', () => {
         assert.equal(response.headers['cache-control'], 'no-store');
         assert.deepEqual(response.json, {
           data: null,
-          error: 'This is the chatbot signing handler. The widget calls POST /chatbot/visitor, POST /chatbot/message, GET /chatbot/sessions, GET /chatbot/messages.',
+          error:
+            'This is the chatbot signing handler. The widget calls POST /chatbot/visitor, POST /chatbot/message, GET /chatbot/sessions, GET /chatbot/messages.',
         });
         assert.equal(upstream.requests.length, 0);
       });
@@ -148,8 +193,17 @@ describe('first use of the handler', () => {
       try {
         const index = await rawRequest(custom.port, { path: '/api/chat/' });
         assert.equal(index.status, 404);
-        assert.match(index.json.error, /POST \/api\/chat\/visitor, POST \/api\/chat\/message, GET \/api\/chat\/sessions, GET \/api\/chat\/messages\.$/);
-        for (const [path, status] of [['/api/chat//', 400], ['/api/chat/.', 400], ['/api/chat/%2e', 400], ['/api/chatX', 404], ['/api/chat/..', 400]] as const) {
+        assert.match(
+          index.json.error,
+          /POST \/api\/chat\/visitor, POST \/api\/chat\/message, GET \/api\/chat\/sessions, GET \/api\/chat\/messages\.$/,
+        );
+        for (const [path, status] of [
+          ['/api/chat//', 400],
+          ['/api/chat/.', 400],
+          ['/api/chat/%2e', 400],
+          ['/api/chatX', 404],
+          ['/api/chat/..', 400],
+        ] as const) {
           const response = await rawRequest(custom.port, { path });
           assert.equal(response.status, status, path);
           assert.doesNotMatch(response.json.error, /signing handler/, path);

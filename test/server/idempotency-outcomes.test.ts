@@ -4,7 +4,13 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
-import { createSigningHandler, MemoryStore, StoreFullError, type HandlerStore, type SigningHandlerOptions } from '../../src/server/index.js';
+import {
+  createSigningHandler,
+  MemoryStore,
+  StoreFullError,
+  type HandlerStore,
+  type SigningHandlerOptions,
+} from '../../src/server/index.js';
 import { TEXT } from '../../src/server/responses.js';
 import type { CapturedLog } from './helpers/handler-server.js';
 
@@ -36,7 +42,9 @@ describe('idempotency outcomes and the store', () => {
   }
   type Handler = ReturnType<typeof makeHandler>;
   async function visitor(handler: Handler): Promise<{ token: string; userId: string }> {
-    const response = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+    const response = await handler(
+      new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    );
     assert.equal(response.status, 200);
     return ((await response.json()) as { data: { token: string; userId: string } }).data;
   }
@@ -54,7 +62,11 @@ describe('idempotency outcomes and the store', () => {
   it('keeps an upstream 400 about the message: the repeat gets it without calling upstream', async () => {
     const handler = makeHandler();
     const { token } = await visitor(handler);
-    const validation = JSON.stringify({ title: 'One or more validation errors occurred.', status: 400, errors: { 'message.content': ['Not allowed.'] } });
+    const validation = JSON.stringify({
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: { 'message.content': ['Not allowed.'] },
+    });
     upstream.override = (r) => (r.method === 'POST' ? { status: 400, body: validation } : undefined);
     const first = await send(handler, token, 'refused by upstream', 'k-400');
     assert.equal(first.status, 400);
@@ -66,16 +78,27 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(posts(), 1);
   });
 
-  it('does not keep upstream\'s 429: nothing was stored, so the retry sends', async () => {
+  it("does not keep upstream's 429: nothing was stored, so the retry sends", async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
-    upstream.override = (r) => (r.method === 'POST' ? { status: 429, headers: { 'Content-Type': 'application/json', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 60) }, body: '{"data":null,"error":"quota"}' } : undefined);
+    upstream.override = (r) =>
+      r.method === 'POST'
+        ? {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 60) },
+            body: '{"data":null,"error":"quota"}',
+          }
+        : undefined;
     assert.equal((await send(handler, token, 'later', 'k-429')).status, 429);
     upstream.override = undefined;
     const retry = await send(handler, token, 'later', 'k-429');
     assert.equal(retry.status, 200);
     assert.equal(posts(), 2);
-    assert.equal(upstream.requests.filter((r) => r.method === 'GET' && r.query.get('userId') === userId).length, 1, 'no look-up before the retry, one to name the stored messages');
+    assert.equal(
+      upstream.requests.filter((r) => r.method === 'GET' && r.query.get('userId') === userId).length,
+      1,
+      'no look-up before the retry, one to name the stored messages',
+    );
   });
 
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
@@ -83,14 +106,22 @@ describe('idempotency outcomes and the store', () => {
     const { token, userId } = await visitor(handler);
     // The same text sent a minute ago and never claimed: not this attempt's, so not an answer to it.
     upstream.seed({ chatUserId: userId, text: 'after a fault', createdAt: new Date(Date.now() - 60_000).toISOString() });
-    upstream.seed({ chatUserId: userId, text: 'You said: after a fault', senderType: 'Bot', createdAt: new Date(Date.now() - 59_000).toISOString() });
+    upstream.seed({
+      chatUserId: userId,
+      text: 'You said: after a fault',
+      senderType: 'Bot',
+      createdAt: new Date(Date.now() - 59_000).toISOString(),
+    });
     upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
     assert.equal((await send(handler, token, 'after a fault', 'k-500')).status, 502);
     upstream.override = undefined;
     const retry = await send(handler, token, 'after a fault', 'k-500');
     assert.equal(retry.status, 200);
     const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string; createdAt: string }> };
-    assert.deepEqual(body.stored.map((m) => m.text), ['after a fault', 'You said: after a fault']);
+    assert.deepEqual(
+      body.stored.map((m) => m.text),
+      ['after a fault', 'You said: after a fault'],
+    );
     assert.ok(Date.parse(body.stored[0]!.createdAt) > Date.now() - 10_000, 'the message this retry stored, not the old one');
     assert.deepEqual(
       upstream.requests.map((r) => `${r.method} ${r.path.split('/').pop()}`),
@@ -106,11 +137,23 @@ describe('idempotency outcomes and the store', () => {
     const { token, userId } = await visitor(handler);
     const started = Date.now();
     // What an instance leaves behind when it dies mid-send: a pending record with a lease.
-    const pending = { state: 'pending', owner: 'dead-instance', leaseUntil: started + 400, startedAt: started, content: 'from the dead', attempts: [] };
+    const pending = {
+      state: 'pending',
+      owner: 'dead-instance',
+      leaseUntil: started + 400,
+      startedAt: started,
+      content: 'from the dead',
+      attempts: [],
+    };
     await store.add(`${CHATBOT_ID}:idem:${userId}:k-crash`, JSON.stringify(pending), started + 86_400_000);
     // …and what that instance managed to send before it died.
     upstream.seed({ chatUserId: userId, text: 'from the dead', createdAt: new Date(started + 10).toISOString() });
-    upstream.seed({ chatUserId: userId, text: 'You said: from the dead', senderType: 'Bot', createdAt: new Date(started + 20).toISOString() });
+    upstream.seed({
+      chatUserId: userId,
+      text: 'You said: from the dead',
+      senderType: 'Bot',
+      createdAt: new Date(started + 20).toISOString(),
+    });
     const response = await send(handler, token, 'from the dead', 'k-crash');
     const waited = Date.now() - started;
     assert.equal(response.status, 200);
@@ -123,7 +166,8 @@ describe('idempotency outcomes and the store', () => {
 
   it('a store that rejects: 503 with a visitor text, one log line for the owner, nothing upstream', async () => {
     const failing: HandlerStore = {
-      increment: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED redis://:hunter2@cache:6379'), { code: 'ECONNREFUSED' })),
+      increment: () =>
+        Promise.reject(Object.assign(new Error('connect ECONNREFUSED redis://:hunter2@cache:6379'), { code: 'ECONNREFUSED' })),
       get: () => Promise.reject(new Error('down')),
       add: () => Promise.reject(new Error('down')),
       swap: () => Promise.reject(new Error('down')),
@@ -137,7 +181,9 @@ describe('idempotency outcomes and the store', () => {
       assert.equal(((await response.json()) as { error: string }).error, TEXT.storeDown);
       assert.ok(Number(response.headers.get('Retry-After')) >= 1);
     }
-    const visitorAnswer = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+    const visitorAnswer = await handler(
+      new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    );
     assert.equal(visitorAnswer.status, 503, 'no identity is issued unchecked either');
     assert.equal(upstream.requests.length, 0);
     const errors = logs.filter((l) => l.level === 'error');
@@ -186,7 +232,8 @@ describe('idempotency outcomes and the store', () => {
       increment: (key, expiresAt) => memory.increment(key, expiresAt),
       get: (key) => memory.get(key),
       add: (key, value, expiresAt) => memory.add(key, value, expiresAt),
-      swap: (key, expected, value, expiresAt) => (swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt)),
+      swap: (key, expected, value, expiresAt) =>
+        swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt),
     };
     // A short upstream timeout keeps the key's lease (3 × timeout + 5 s) short for the test.
     const handler = makeHandler({ store: flaky, upstreamTimeoutMs: 200 });

@@ -34,7 +34,11 @@ describe('identity, browsers and options', () => {
     logger: { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
   });
   const post = (path: string, headers: Record<string, string> = {}, body = '{}') =>
-    new Request(`http://localhost:8080/chatbot${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+    new Request(`http://localhost:8080/chatbot${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+    });
   const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost:8080/chatbot${path}`, { headers });
   const body = async (response: Response) => (await response.json()) as { data: any; error: string | null };
 
@@ -79,16 +83,22 @@ describe('identity, browsers and options', () => {
     });
   });
 
-  describe('identify (the host application\'s own login)', () => {
+  describe("identify (the host application's own login)", () => {
     const identify = (request: Request) => {
       const cookie = request.headers.get('Cookie') ?? '';
       const match = /session=(\w+)/.exec(cookie);
       return match ? { userId: `member-${match[1]}`, name: 'Member' } : null;
     };
 
-    it('uses the host\'s user id and name, ignoring tokens and body fields', async () => {
+    it("uses the host's user id and name, ignoring tokens and body fields", async () => {
       const handler = createSigningHandler({ ...base(), identify });
-      const response = await handler(post('/message', { Cookie: 'session=alice', 'Sec-Fetch-Site': 'same-origin' }, JSON.stringify({ content: 'hi', name: 'Mallory', userId: 'member-bob' })));
+      const response = await handler(
+        post(
+          '/message',
+          { Cookie: 'session=alice', 'Sec-Fetch-Site': 'same-origin' },
+          JSON.stringify({ content: 'hi', name: 'Mallory', userId: 'member-bob' }),
+        ),
+      );
       assert.equal(response.status, 200);
       assert.deepEqual(JSON.parse(upstream.requests[0]!.body).user, { id: 'member-alice', name: 'Member' });
       const visitorAnswer = await body(await handler(post('/visitor', { Cookie: 'session=alice' })));
@@ -128,8 +138,15 @@ describe('identity, browsers and options', () => {
     it('same-origin requests pass, by Origin or by Sec-Fetch-Site', async () => {
       const handler = createSigningHandler(base());
       assert.equal((await handler(post('/visitor', { Origin: 'http://localhost:8080' }))).status, 200);
-      assert.equal((await handler(post('/visitor', { Origin: 'https://other-name.internal', 'Sec-Fetch-Site': 'same-origin' }))).status, 200);
-      assert.equal((await handler(post('/visitor', { Origin: 'https://localhost:8080' }))).status, 200, 'https seen as http behind a TLS proxy');
+      assert.equal(
+        (await handler(post('/visitor', { Origin: 'https://other-name.internal', 'Sec-Fetch-Site': 'same-origin' }))).status,
+        200,
+      );
+      assert.equal(
+        (await handler(post('/visitor', { Origin: 'https://localhost:8080' }))).status,
+        200,
+        'https seen as http behind a TLS proxy',
+      );
     });
 
     it('an allowed origin gets exactly its own origin back with Vary: Origin, never * or another', async () => {
@@ -155,7 +172,16 @@ describe('identity, browsers and options', () => {
     it('answers preflights for allowed origins only', async () => {
       const handler = createSigningHandler({ ...base(), allowedOrigins: [SHOP] });
       const preflight = (origin: string) =>
-        handler(new Request('http://localhost:8080/chatbot/message', { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } }));
+        handler(
+          new Request('http://localhost:8080/chatbot/message', {
+            method: 'OPTIONS',
+            headers: {
+              Origin: origin,
+              'Access-Control-Request-Method': 'POST',
+              'Access-Control-Request-Headers': 'authorization, content-type',
+            },
+          }),
+        );
       const ok = await preflight(SHOP);
       assert.equal(ok.status, 204);
       assert.equal(ok.headers.get('Access-Control-Allow-Origin'), SHOP);
@@ -219,12 +245,15 @@ describe('identity, browsers and options', () => {
     ];
     for (const [name, override, message] of cases) {
       it(`refuses ${name} at creation with a message naming it`, () => {
-        assert.throws(() => createSigningHandler({ ...base(), ...override } as SigningHandlerOptions), (error: Error) => {
-          assert.ok(error instanceof TypeError);
-          assert.match(error.message, message);
-          assert.doesNotMatch(error.message, new RegExp(API_SECRET));
-          return true;
-        });
+        assert.throws(
+          () => createSigningHandler({ ...base(), ...override } as SigningHandlerOptions),
+          (error: Error) => {
+            assert.ok(error instanceof TypeError);
+            assert.match(error.message, message);
+            assert.doesNotMatch(error.message, new RegExp(API_SECRET));
+            return true;
+          },
+        );
       });
     }
 

@@ -30,7 +30,8 @@ describe('keepAliveFetch', () => {
     handler.logs.length = 0;
   });
 
-  const send = (content = 'hi') => rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: JSON.stringify({ content }) });
+  const send = (content = 'hi') =>
+    rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: JSON.stringify({ content }) });
 
   it('carries signed sends and listings, reusing one upstream connection', async () => {
     // Counted on a fresh upstream: the shared one's connection count includes earlier tests.
@@ -45,7 +46,11 @@ describe('keepAliveFetch', () => {
     await new Promise<void>((resolve) => counted.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(counted.address() as AddressInfo).port}`;
     for (let i = 0; i < 20; i++) {
-      const response = await keepAliveFetch(`${base}/api/x`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const response = await keepAliveFetch(`${base}/api/x`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('x-ratelimit-reset'), '99');
       assert.equal(((await response.json()) as { totalPages: number }).totalPages, 0);
@@ -64,7 +69,7 @@ describe('keepAliveFetch', () => {
     assert.equal(list.json.data.length, 2);
   });
 
-  it('turns faults into the handler\'s statuses: timeout 504, dropped 502, redirect 502, oversized answer 502', async () => {
+  it("turns faults into the handler's statuses: timeout 504, dropped 502, redirect 502, oversized answer 502", async () => {
     upstream.override = () => 'hang';
     assert.equal((await send()).status, 504);
     upstream.override = () => 'destroy';
@@ -76,11 +81,16 @@ describe('keepAliveFetch', () => {
     assert.equal((await send()).status, 502);
   });
 
-  it('reports an unreachable upstream with the socket error\'s code, as the global fetch does', async () => {
+  it("reports an unreachable upstream with the socket error's code, as the global fetch does", async () => {
     const unreachable = await startHandler({ baseUrl: `${await refusedOrigin()}/api` }, { fetch: keepAliveFetch });
     try {
       const visitor = await newVisitor(unreachable.port);
-      const response = await rawRequest(unreachable.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: '{"content":"x"}' });
+      const response = await rawRequest(unreachable.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: jsonHeaders(visitor.token),
+        body: '{"content":"x"}',
+      });
       assert.equal(response.status, 502);
       assert.match(unreachable.logs.map((l) => l.message).join('\n'), /could not be reached \(ECONNREFUSED\)/);
     } finally {

@@ -20,12 +20,27 @@ describe('limits', () => {
   });
 
   function makeHandler(options: Partial<SigningHandlerOptions> = {}) {
-    return createSigningHandler({ apiBaseUrl: upstream.baseUrl, apiKey: API_KEY, apiSecret: API_SECRET, chatbotId: CHATBOT_ID, now: () => clock, logger: { warn() {}, error() {} }, ...options });
+    return createSigningHandler({
+      apiBaseUrl: upstream.baseUrl,
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      chatbotId: CHATBOT_ID,
+      now: () => clock,
+      logger: { warn() {}, error() {} },
+      ...options,
+    });
   }
   type Handler = ReturnType<typeof makeHandler>;
 
   async function visitor(handler: Handler, address = '192.0.2.1', headers: Record<string, string> = {}) {
-    return handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' }), { clientAddress: address });
+    return handler(
+      new Request('http://localhost/chatbot/visitor', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: '{}',
+      }),
+      { clientAddress: address },
+    );
   }
   async function token(handler: Handler, address?: string): Promise<string> {
     const response = await visitor(handler, address);
@@ -33,7 +48,13 @@ describe('limits', () => {
     return ((await response.json()) as { data: { token: string } }).data.token;
   }
   function send(handler: Handler, bearer: string, body = '{"content":"hi"}') {
-    return handler(new Request('http://localhost/chatbot/message', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` }, body }));
+    return handler(
+      new Request('http://localhost/chatbot/message', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${bearer}` },
+        body,
+      }),
+    );
   }
 
   it('refuses the send past sendsPerMinute with 429 and Retry-After, and allows it again in the next minute', async () => {
@@ -90,13 +111,24 @@ describe('limits', () => {
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('Retry-After')) >= 1);
     assert.match(((await refused.json()) as { error: string }).error, /new chats/);
-    assert.equal((await visitor(handler, '192.0.2.7', { Authorization: `Bearer ${bearer}` })).status, 200, 'a renewal is not a new visitor');
+    assert.equal(
+      (await visitor(handler, '192.0.2.7', { Authorization: `Bearer ${bearer}` })).status,
+      200,
+      'a renewal is not a new visitor',
+    );
     assert.equal((await visitor(handler, '198.51.100.9')).status, 200, 'another address has its own count');
   });
 
   it('a clientAddress option names the proxy header to trust', async () => {
     const handler = makeHandler({ limits: { visitorsPerMinutePerAddress: 1 }, clientAddress: (r) => r.headers.get('CF-Connecting-IP') });
-    const as = (ip: string) => handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip } }), { clientAddress: '10.0.0.1' });
+    const as = (ip: string) =>
+      handler(
+        new Request('http://localhost/chatbot/visitor', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
+        }),
+        { clientAddress: '10.0.0.1' },
+      );
     assert.equal((await as('203.0.113.1')).status, 200);
     assert.equal((await as('203.0.113.2')).status, 200);
     assert.equal((await as('203.0.113.1')).status, 429);

@@ -20,10 +20,18 @@ describe('deployment one-liners', () => {
 
   /** Visitor, send, list through any `(request) => Promise<Response>` entry. */
   async function conversation(call: (request: Request) => Promise<Response>, origin: string) {
-    const visitor = await call(new Request(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+    const visitor = await call(
+      new Request(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+    );
     assert.equal(visitor.status, 200);
     const { token, userId } = ((await visitor.json()) as { data: { token: string; userId: string } }).data;
-    const sent = await call(new Request(`${origin}/chatbot/message`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{"content":"hi"}' }));
+    const sent = await call(
+      new Request(`${origin}/chatbot/message`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: '{"content":"hi"}',
+      }),
+    );
     assert.equal(sent.status, 200);
     const list = await call(new Request(`${origin}/chatbot/messages`, { headers: { Authorization: `Bearer ${token}` } }));
     assert.equal(list.status, 200);
@@ -39,7 +47,13 @@ describe('deployment one-liners', () => {
     // 30 new visitors a minute per address: 61 from one CF-Connecting-IP put 31 into one minute even across a
     // minute boundary, so some are refused; another address is not.
     const newVisitor = (ip: string) =>
-      worker.fetch(new Request('https://site.example/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip } }), env as never);
+      worker.fetch(
+        new Request('https://site.example/chatbot/visitor', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
+        }),
+        env as never,
+      );
     const statuses = [];
     for (let i = 0; i < 61; i++) statuses.push((await newVisitor('203.0.113.9')).status);
     assert.equal(statuses.filter((s) => s === 429).length >= 1, true);
@@ -50,7 +64,9 @@ describe('deployment one-liners', () => {
     Object.assign(process.env, env);
     const route = await import('./runtime/next-route.js');
     await conversation((request) => (request.method === 'GET' ? route.GET(request) : route.POST(request)), 'http://localhost:3000');
-    const preflight = await route.OPTIONS(new Request('http://localhost:3000/chatbot/message', { method: 'OPTIONS', headers: { Origin: 'https://evil.example' } }));
+    const preflight = await route.OPTIONS(
+      new Request('http://localhost:3000/chatbot/message', { method: 'OPTIONS', headers: { Origin: 'https://evil.example' } }),
+    );
     assert.equal(preflight.status, 403);
   });
 

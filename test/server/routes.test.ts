@@ -15,7 +15,10 @@ describe('signing handler routes', () => {
   before(async () => {
     upstream = await startRecordingUpstream();
     // Limits are tested in limits.test.ts; here they would only get in the way of many sends.
-    handler = await startHandler(upstream, { authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN), limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 } });
+    handler = await startHandler(upstream, {
+      authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
+      limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 },
+    });
   });
   after(async () => {
     await handler.close();
@@ -40,7 +43,11 @@ describe('signing handler routes', () => {
     assert.equal(renewed.userId, first.userId);
     const forged = await newVisitor(handler.port, { Authorization: `Bearer ${first.token.slice(0, -2)}xx` });
     assert.notEqual(forged.userId, first.userId);
-    const empty = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: { 'Content-Type': 'application/json' } });
+    const empty = await rawRequest(handler.port, {
+      method: 'POST',
+      path: '/chatbot/visitor',
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal(empty.status, 200, 'an empty JSON body is accepted');
   });
 
@@ -58,9 +65,17 @@ describe('signing handler routes', () => {
     assert.ok(call!.signatureValid, 'the upstream verified the signature with an independent HMAC');
     assert.equal(call!.method, 'POST');
     assert.equal(call!.target, `/api/Dev/${CHATBOT_ID}/message`);
-    assert.deepEqual(JSON.parse(call!.body), { user: { id: visitor.userId, name: 'Ada' }, message: { content: 'Hello there', file: 'https://example.com/a.png' } });
+    assert.deepEqual(JSON.parse(call!.body), {
+      user: { id: visitor.userId, name: 'Ada' },
+      message: { content: 'Hello there', file: 'https://example.com/a.png' },
+    });
 
-    await rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: JSON.stringify({ content: 'Again' }) });
+    await rawRequest(handler.port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(visitor.token),
+      body: JSON.stringify({ content: 'Again' }),
+    });
     assert.deepEqual(JSON.parse(upstream.requests[1]!.body).user, { id: visitor.userId, name: 'Visitor' });
   });
 
@@ -70,22 +85,31 @@ describe('signing handler routes', () => {
     upstream.seed({ chatUserId: 'v_someoneelse0000000000000', text: 'theirs' });
     const list = await rawRequest(handler.port, { path: '/chatbot/messages?page=1&pageSize=5', headers: jsonHeaders(visitor.token) });
     assert.equal(list.status, 200);
-    assert.deepEqual(list.json.data.map((m: { text: string }) => m.text), ['mine']);
+    assert.deepEqual(
+      list.json.data.map((m: { text: string }) => m.text),
+      ['mine'],
+    );
     assert.equal(list.json.totalItems, 1);
     assert.equal(upstream.requests[0]!.target, `/api/Dev/${CHATBOT_ID}/messages?userId=${visitor.userId}&page=1&pageSize=5`);
 
-    const bySession = await rawRequest(handler.port, { path: `/chatbot/messages?sessionId=${encodeURIComponent('s a&b=c')}`, headers: jsonHeaders(visitor.token) });
+    const bySession = await rawRequest(handler.port, {
+      path: `/chatbot/messages?sessionId=${encodeURIComponent('s a&b=c')}`,
+      headers: jsonHeaders(visitor.token),
+    });
     assert.equal(bySession.status, 200);
     assert.equal(upstream.requests[1]!.target, `/api/Dev/${CHATBOT_ID}/messages?sessionId=s%20a%26b%3Dc&userId=${visitor.userId}`);
 
     const sessions = await rawRequest(handler.port, { path: '/chatbot/sessions', headers: jsonHeaders(visitor.token) });
     assert.equal(sessions.status, 200);
-    assert.deepEqual(sessions.json.data.map((s: { chatUserId: string }) => s.chatUserId), [visitor.userId]);
+    assert.deepEqual(
+      sessions.json.data.map((s: { chatUserId: string }) => s.chatUserId),
+      [visitor.userId],
+    );
     assert.equal(upstream.requests[2]!.target, `/api/Dev/${CHATBOT_ID}/sessions?userId=${visitor.userId}`);
     assert.ok(upstream.requests.every((r) => r.signatureValid));
   });
 
-  it('GET /messages/{id} returns the caller\'s message and 404 for another visitor\'s or a missing one', async () => {
+  it("GET /messages/{id} returns the caller's message and 404 for another visitor's or a missing one", async () => {
     const visitor = await newVisitor(handler.port);
     const mine = upstream.seed({ chatUserId: visitor.userId, text: 'mine' });
     const theirs = upstream.seed({ chatUserId: 'v_someoneelse0000000000000', text: 'secret of another visitor' });
@@ -96,14 +120,17 @@ describe('signing handler routes', () => {
     const missing = await rawRequest(handler.port, { path: '/chatbot/messages/nope', headers: jsonHeaders(visitor.token) });
     assert.equal(other.status, 404);
     assert.doesNotMatch(other.text, /secret of another visitor/);
-    assert.deepEqual(other.json, missing.json, 'another visitor\'s message is indistinguishable from a missing one');
+    assert.deepEqual(other.json, missing.json, "another visitor's message is indistinguishable from a missing one");
   });
 
-  it('a visitor sees an empty list for another visitor\'s session id', async () => {
+  it("a visitor sees an empty list for another visitor's session id", async () => {
     const alice = await newVisitor(handler.port);
     const bob = await newVisitor(handler.port);
     const message = upstream.seed({ chatUserId: alice.userId, text: 'alice only' });
-    const response = await rawRequest(handler.port, { path: `/chatbot/messages?sessionId=${message.chatSessionId}`, headers: jsonHeaders(bob.token) });
+    const response = await rawRequest(handler.port, {
+      path: `/chatbot/messages?sessionId=${message.chatSessionId}`,
+      headers: jsonHeaders(bob.token),
+    });
     assert.equal(response.status, 200);
     assert.deepEqual(response.json.data, []);
   });
@@ -115,8 +142,14 @@ describe('signing handler routes', () => {
       ['/chatbot/admin/users?page=2&pageSize=10&evil=1', `/users?page=2&pageSize=10`],
       ['/chatbot/admin/sessions?userId=u1&sessionId=zz', `/sessions?userId=u1`],
       ['/chatbot/admin/messages?sessionId=s1&userId=u1&page=1&pageSize=3&sent=true', `/messages?sessionId=s1&userId=u1&page=1&pageSize=3`],
-      ['/chatbot/admin/messages/count?from=2026-01-01&to=2026-02-01&sent=true&userId=u', `/messages/count?from=2026-01-01&to=2026-02-01&sent=true`],
-      ['/chatbot/admin/messages/count-by-month?from=2026-01-01T00:00:00Z&to=2026-03-01&sent=1', `/messages/count-by-month?from=2026-01-01T00%3A00%3A00Z&to=2026-03-01`],
+      [
+        '/chatbot/admin/messages/count?from=2026-01-01&to=2026-02-01&sent=true&userId=u',
+        `/messages/count?from=2026-01-01&to=2026-02-01&sent=true`,
+      ],
+      [
+        '/chatbot/admin/messages/count-by-month?from=2026-01-01T00:00:00Z&to=2026-03-01&sent=1',
+        `/messages/count-by-month?from=2026-01-01T00%3A00%3A00Z&to=2026-03-01`,
+      ],
       [`/chatbot/admin/messages/${seeded.id}`, `/messages/${seeded.id}`],
     ];
     for (const [path, expected] of cases) {
@@ -145,21 +178,42 @@ describe('signing handler routes', () => {
       [{ content: 'hi', name: ['x'] }, /at most 100 characters/],
     ];
     for (const [body, message] of bad) {
-      const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: JSON.stringify(body) });
+      const response = await rawRequest(handler.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: jsonHeaders(visitor.token),
+        body: JSON.stringify(body),
+      });
       assert.equal(response.status, 400, JSON.stringify(body).slice(0, 60));
       assert.match(response.json.error, message);
     }
     assert.equal(upstream.requests.length, 0);
     // The limits themselves are accepted: 4,000 characters counted as code points (emoji are one each).
-    const longest = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: JSON.stringify({ content: '😀'.repeat(4000), name: 'n'.repeat(100) }) });
+    const longest = await rawRequest(handler.port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(visitor.token),
+      body: JSON.stringify({ content: '😀'.repeat(4000), name: 'n'.repeat(100) }),
+    });
     assert.equal(longest.status, 200, longest.text);
   });
 
   it('passes an upstream 400 validation body on as it is', async () => {
     const visitor = await newVisitor(handler.port);
-    const problem = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'One or more validation errors occurred.', status: 400, errors: { 'message.content': ['bad'] }, traceId: 't-1' };
+    const problem = {
+      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: { 'message.content': ['bad'] },
+      traceId: 't-1',
+    };
     upstream.override = () => ({ status: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(problem) });
-    const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(visitor.token), body: JSON.stringify({ content: 'hi' }) });
+    const response = await rawRequest(handler.port, {
+      method: 'POST',
+      path: '/chatbot/message',
+      headers: jsonHeaders(visitor.token),
+      body: JSON.stringify({ content: 'hi' }),
+    });
     assert.equal(response.status, 400);
     assert.deepEqual(response.json, problem);
   });

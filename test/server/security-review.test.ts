@@ -40,7 +40,12 @@ describe('security review', () => {
     ...extra,
   });
   const post = (path: string, headers: Record<string, string> = {}, body: BodyInit | null = '{}') =>
-    new Request(`http://localhost/chatbot${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+    new Request(`http://localhost/chatbot${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit);
   const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost/chatbot${path}`, { headers });
   const data = async (response: Response) => ((await response.json()) as { data: any }).data;
 
@@ -80,7 +85,11 @@ describe('security review', () => {
       const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 1 } }));
       assert.equal((await handler(post('/visitor'), { clientAddress: '192.0.2.9' })).status, 200);
       assert.equal((await handler(post('/visitor'), { clientAddress: '::ffff:192.0.2.9' })).status, 429);
-      assert.equal((await handler(post('/visitor'), { clientAddress: '::ffff:192.0.2.10' })).status, 200, 'not one bucket for every IPv4 peer');
+      assert.equal(
+        (await handler(post('/visitor'), { clientAddress: '::ffff:192.0.2.10' })).status,
+        200,
+        'not one bucket for every IPv4 peer',
+      );
     });
   });
 
@@ -117,7 +126,10 @@ describe('security review', () => {
         const response = await handler(request);
         assert.equal(response.status, 401, `${request.method} ${request.url}`);
       }
-      assert.ok(logs.some((line) => /identify\(\)/.test(line)), logs.join('\n'));
+      assert.ok(
+        logs.some((line) => /identify\(\)/.test(line)),
+        logs.join('\n'),
+      );
       assert.ok(!logs.some((line) => /unexpected/.test(line)), logs.join('\n'));
     }
     assert.equal(upstream.requests.length, 0);
@@ -141,7 +153,7 @@ describe('security review', () => {
     for (const path of ['/message', '/visitor']) {
       const response = await handler(post(path, { Authorization: `Bearer ${token}` }, broken()));
       assert.equal(response.status, 400, path);
-      assert.equal((await response.json() as { data: unknown }).data, null);
+      assert.equal(((await response.json()) as { data: unknown }).data, null);
     }
     assert.deepEqual(logs, []);
     assert.equal(upstream.requests.length, 0);
@@ -179,13 +191,19 @@ describe('security review', () => {
     }
 
     it('a plain absolute-form target still works, query and all', async () => {
-      const response = await rawRequest(handler.port, { path: `http://127.0.0.1:${handler.port}/chatbot/sessions?page=2`, headers: jsonHeaders(token) });
+      const response = await rawRequest(handler.port, {
+        path: `http://127.0.0.1:${handler.port}/chatbot/sessions?page=2`,
+        headers: jsonHeaders(token),
+      });
       assert.equal(response.status, 200, response.text);
       assert.equal(upstream.requests[0]?.query.get('page'), '2');
     });
 
     it('a Host header with an impossible port still reaches the route', async () => {
-      const response = await rawRequest(handler.port, { path: '/chatbot/sessions', headers: { ...jsonHeaders(token), Host: 'example.com:99999' } });
+      const response = await rawRequest(handler.port, {
+        path: '/chatbot/sessions',
+        headers: { ...jsonHeaders(token), Host: 'example.com:99999' },
+      });
       assert.equal(response.status, 200, response.text);
     });
 
@@ -208,7 +226,9 @@ describe('security review', () => {
       it(`a visitor who drops the connection mid-body (${framing}) leaves no error in the log`, async () => {
         await new Promise<void>((resolve, reject) => {
           const socket = connect(handler.port, '127.0.0.1', () => {
-            socket.write(`POST /chatbot/message HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\n${head}\r\n\r\n${partial}`);
+            socket.write(
+              `POST /chatbot/message HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\n${head}\r\n\r\n${partial}`,
+            );
             // Let the handler start reading, then vanish.
             setTimeout(() => {
               socket.destroy();
@@ -238,7 +258,12 @@ describe('security review', () => {
     try {
       // Bounded waits: before the fix these requests never got an answer.
       const post = (path: string, headers: Record<string, string>, body: string) =>
-        fetch(`${server.origin}/chatbot${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(5000) });
+        fetch(`${server.origin}/chatbot${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body,
+          signal: AbortSignal.timeout(5000),
+        });
       assert.equal((await post('/message', { Authorization: 'Bearer x' }, '{"content":"hi"}')).status, 401);
       const visitor = await post('/visitor', {}, '{}');
       assert.equal(visitor.status, 200, 'an empty body is an empty /visitor request');
@@ -256,7 +281,8 @@ describe('security review', () => {
       const server = await listen(createServer(app));
       try {
         const { token } = await newVisitor(server.port);
-        const at = (path: string) => rawRequest(server.port, { path: `http://127.0.0.1:${server.port}${path}`, headers: jsonHeaders(token) });
+        const at = (path: string) =>
+          rawRequest(server.port, { path: `http://127.0.0.1:${server.port}${path}`, headers: jsonHeaders(token) });
         assert.equal((await at('/chatbot/sessions')).status, 200, mount);
         upstream.requests.length = 0;
         assert.equal((await at('/chatbot/x/../sessions')).status, 400, mount);
@@ -318,18 +344,30 @@ describe('security review', () => {
 
     // Whatever shape upstream gives a single message, only the caller's own record gets through.
     const shapes: Array<[string, (own: Record<string, unknown>) => { status: number; body: unknown }]> = [
-      ['another user\'s message', (own) => ({ status: 200, body: { data: { ...own, chatUserId: 'v_someone_else_000000000' }, error: null } })],
-      ['a list holding the caller\'s message', (own) => ({ status: 200, body: { data: [own], error: null } })],
+      [
+        "another user's message",
+        (own) => ({ status: 200, body: { data: { ...own, chatUserId: 'v_someone_else_000000000' }, error: null } }),
+      ],
+      ["a list holding the caller's message", (own) => ({ status: 200, body: { data: [own], error: null } })],
       ['the message nested one level deeper', (own) => ({ status: 200, body: { data: { data: own }, error: null } })],
       ['200 with an error and no data', () => ({ status: 200, body: { data: null, error: 'Message not found' } })],
       ['a record without chatUserId', (own) => ({ status: 200, body: { data: { ...own, chatUserId: undefined }, error: null } })],
       ['chatUserId of another type', () => ({ status: 200, body: { data: { chatUserId: [userId] }, error: null } })],
-      ['201 with the caller\'s message', (own) => ({ status: 201, body: { data: own, error: null } })],
+      ["201 with the caller's message", (own) => ({ status: 201, body: { data: own, error: null } })],
       ['a top-level array', (own) => ({ status: 200, body: [own] })],
     ];
     for (const [shape, answer] of shapes) {
       it(`GET /messages/{id}: ${shape} → 404 or 502, never the record`, async () => {
-        const own = { id: 'm1', chatbotId: CHATBOT_ID, chatSessionId: 's1', chatUserId: userId, senderType: 'User', text: 'secret text', tokenCount: 1, createdAt: '2026-01-01T00:00:00Z' };
+        const own = {
+          id: 'm1',
+          chatbotId: CHATBOT_ID,
+          chatSessionId: 's1',
+          chatUserId: userId,
+          senderType: 'User',
+          text: 'secret text',
+          tokenCount: 1,
+          createdAt: '2026-01-01T00:00:00Z',
+        };
         const { status, body } = answer(own);
         upstream.override = () => ({ status, body: JSON.stringify(body) });
         const response = await handler(get('/messages/m1', auth()));
@@ -371,7 +409,12 @@ describe('security review', () => {
         assert.equal(response.headers.get('Access-Control-Allow-Origin'), allowOrigin ?? null);
         assert.equal(response.headers.get('Access-Control-Allow-Credentials'), null, 'no credentials without identify');
         assert.match(response.headers.get('Vary') ?? '', /Origin/);
-        const preflight = await handler(new Request('http://localhost/chatbot/sessions', { method: 'OPTIONS', headers: { ...headers, 'Access-Control-Request-Method': 'GET' } }));
+        const preflight = await handler(
+          new Request('http://localhost/chatbot/sessions', {
+            method: 'OPTIONS',
+            headers: { ...headers, 'Access-Control-Request-Method': 'GET' },
+          }),
+        );
         assert.equal(preflight.headers.get('Access-Control-Allow-Origin'), allowOrigin ?? null);
       });
     }

@@ -28,7 +28,8 @@ describe('upstream faults', () => {
     handler.logs.length = 0;
   });
 
-  const send = () => rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: '{"content":"hi"}' });
+  const send = () =>
+    rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: '{"content":"hi"}' });
   const list = () => rawRequest(handler.port, { path: '/chatbot/messages', headers: jsonHeaders(token) });
 
   function assertClean(response: { text: string; headers: Record<string, unknown> }) {
@@ -72,7 +73,11 @@ describe('upstream faults', () => {
 
   for (const status of [500, 502, 503]) {
     it(`upstream ${status} → 502 with an envelope, the upstream text withheld`, async () => {
-      upstream.override = () => ({ status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ data: null, error: INTERNAL }) });
+      upstream.override = () => ({
+        status,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ data: null, error: INTERNAL }),
+      });
       const response = await send();
       assert.equal(response.status, 502);
       assert.equal(response.json.data, null);
@@ -83,7 +88,11 @@ describe('upstream faults', () => {
 
   it('upstream 429 → 429 with Retry-After counted from X-RateLimit-Reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 120;
-    upstream.override = () => ({ status: 429, headers: { 'Content-Type': 'application/json', 'X-RateLimit-Reset': String(reset), 'X-RateLimit-Remaining': '0' }, body: '{"data":null,"error":"quota"}' });
+    upstream.override = () => ({
+      status: 429,
+      headers: { 'Content-Type': 'application/json', 'X-RateLimit-Reset': String(reset), 'X-RateLimit-Remaining': '0' },
+      body: '{"data":null,"error":"quota"}',
+    });
     const response = await send();
     assert.equal(response.status, 429);
     const retryAfter = Number(response.headers['retry-after']);
@@ -100,21 +109,35 @@ describe('upstream faults', () => {
 
   for (const status of [401, 403]) {
     it(`upstream ${status} (the handler's own credentials) → 502, explained in the log only`, async () => {
-      upstream.override = () => ({ status, headers: { 'Content-Type': 'application/json' }, body: '{"data":null,"error":"Invalid signature"}' });
+      upstream.override = () => ({
+        status,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"data":null,"error":"Invalid signature"}',
+      });
       const response = await list();
       assert.equal(response.status, 502);
       assert.doesNotMatch(response.text, /signature|CHATBOT_API/i);
-      assert.ok(handler.logs.some((l) => l.level === 'error' && /refused the handler's credentials: check CHATBOT_API_KEY\/SECRET\/ID|refused the handler's credentials.*check CHATBOT_API_KEY\/SECRET\/ID/.test(l.message)));
+      assert.ok(
+        handler.logs.some(
+          (l) =>
+            l.level === 'error' &&
+            /refused the handler's credentials: check CHATBOT_API_KEY\/SECRET\/ID|refused the handler's credentials.*check CHATBOT_API_KEY\/SECRET\/ID/.test(
+              l.message,
+            ),
+        ),
+      );
       assertClean(response);
     });
   }
 
   it('an upstream redirect is not followed → 502, and the redirect target receives nothing', async () => {
     let hits = 0;
-    const target = await listen(createServer((_req, res) => {
-      hits++;
-      res.end('{}');
-    }));
+    const target = await listen(
+      createServer((_req, res) => {
+        hits++;
+        res.end('{}');
+      }),
+    );
     try {
       upstream.override = () => ({ status: 302, headers: { Location: `${target.origin}/steal` } });
       const response = await list();
@@ -138,16 +161,34 @@ describe('upstream faults', () => {
     upstream.override = () => ({
       status: 200,
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ data: [{ id: 'a', chatUserId: userId, text: 'mine' }, { id: 'b', chatUserId: 'v_other', text: 'theirs' }], error: null, totalItems: 2, pageSize: 20, currentPage: 1, totalPages: 1, internalDebug: 'x' }),
+      body: JSON.stringify({
+        data: [
+          { id: 'a', chatUserId: userId, text: 'mine' },
+          { id: 'b', chatUserId: 'v_other', text: 'theirs' },
+        ],
+        error: null,
+        totalItems: 2,
+        pageSize: 20,
+        currentPage: 1,
+        totalPages: 1,
+        internalDebug: 'x',
+      }),
     });
     const response = await list();
     assert.equal(response.status, 200);
-    assert.deepEqual(response.json.data.map((m: { id: string }) => m.id), ['a']);
+    assert.deepEqual(
+      response.json.data.map((m: { id: string }) => m.id),
+      ['a'],
+    );
     assert.equal(response.json.internalDebug, undefined, 'undocumented envelope fields are dropped');
   });
 
   it('upstream 404 on a chatbot-wide route (wrong CHATBOT_ID) → 502 and a log line', async () => {
-    upstream.override = () => ({ status: 404, headers: { 'Content-Type': 'application/json' }, body: '{"data":null,"error":"Chatbot not found"}' });
+    upstream.override = () => ({
+      status: 404,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"data":null,"error":"Chatbot not found"}',
+    });
     const response = await send();
     assert.equal(response.status, 502);
     assert.ok(handler.logs.some((l) => /CHATBOT_ID/.test(l.message)));

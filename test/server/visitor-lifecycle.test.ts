@@ -22,18 +22,39 @@ describe('visitor token lifecycle', () => {
   });
 
   const makeHandler = (options: Partial<SigningHandlerOptions> = {}) =>
-    createSigningHandler({ apiBaseUrl: upstream.baseUrl, apiKey: API_KEY, apiSecret: API_SECRET, chatbotId: CHATBOT_ID, logger: { warn() {}, error() {} }, ...options });
+    createSigningHandler({
+      apiBaseUrl: upstream.baseUrl,
+      apiKey: API_KEY,
+      apiSecret: API_SECRET,
+      chatbotId: CHATBOT_ID,
+      logger: { warn() {}, error() {} },
+      ...options,
+    });
   type Handler = ReturnType<typeof makeHandler>;
   const bearer = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
   const issue = async (handler: Handler, token?: string) => {
-    const response = await handler(new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(token) }, body: '{}' }));
+    const response = await handler(
+      new Request('http://localhost/chatbot/visitor', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...bearer(token) },
+        body: '{}',
+      }),
+    );
     assert.equal(response.status, 200);
     return ((await response.json()) as { data: { token: string; userId: string } }).data;
   };
-  const revoke = (handler: Handler, token?: string) => handler(new Request('http://localhost/chatbot/visitor', { method: 'DELETE', headers: bearer(token) }));
-  const sessions = (handler: Handler, token: string) => handler(new Request('http://localhost/chatbot/sessions', { headers: bearer(token) }));
+  const revoke = (handler: Handler, token?: string) =>
+    handler(new Request('http://localhost/chatbot/visitor', { method: 'DELETE', headers: bearer(token) }));
+  const sessions = (handler: Handler, token: string) =>
+    handler(new Request('http://localhost/chatbot/sessions', { headers: bearer(token) }));
   const send = (handler: Handler, token: string) =>
-    handler(new Request('http://localhost/chatbot/message', { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(token) }, body: '{"content":"hi"}' }));
+    handler(
+      new Request('http://localhost/chatbot/message', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...bearer(token) },
+        body: '{"content":"hi"}',
+      }),
+    );
 
   it('DELETE /visitor revokes: 204 with no body, then 401 on every instance sharing the store', async () => {
     const shared = new MemoryStore();
@@ -81,7 +102,11 @@ describe('visitor token lifecycle', () => {
     const visitor = await issue(handler);
     await revoke(handler, visitor.token);
     storeClock += 89 * DAY;
-    assert.equal(await store.get(`${CHATBOT_ID}:revoked:${visitor.userId}`), String(Math.floor(clock / 1000)), 'still there near the end of the 90 days');
+    assert.equal(
+      await store.get(`${CHATBOT_ID}:revoked:${visitor.userId}`),
+      String(Math.floor(clock / 1000)),
+      'still there near the end of the 90 days',
+    );
     storeClock += 2 * DAY;
     assert.equal(await store.get(`${CHATBOT_ID}:revoked:${visitor.userId}`), undefined, 'gone once no token of it can be valid');
   });
@@ -119,7 +144,10 @@ describe('visitor token lifecycle', () => {
     // A token from before the owner shortened the cap: still valid, but past the new cap, not renewed.
     const longLived = await issue(makeHandler({ now: () => clock }));
     clock += 3_700_000;
-    assert.ok(await verifyVisitorToken(await visitorKey(API_SECRET), longLived.token, Math.floor(clock / 1000), CHATBOT_ID), 'still a valid token');
+    assert.ok(
+      await verifyVisitorToken(await visitorKey(API_SECRET), longLived.token, Math.floor(clock / 1000), CHATBOT_ID),
+      'still a valid token',
+    );
     assert.notEqual((await issue(handler, longLived.token)).userId, longLived.userId);
     assert.throws(() => makeHandler({ visitorTokenMaxAgeSeconds: 0 }), /visitorTokenMaxAgeSeconds/);
   });

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sign, stringToSign, timingSafeEqual, verifySignature, toBase64Url, fromBase64Url, unixSeconds } from '../../src/shared/signature.js';
+import {
+  sign,
+  stringToSign,
+  timingSafeEqual,
+  verifySignature,
+  toBase64Url,
+  fromBase64Url,
+  unixSeconds,
+} from '../../src/shared/signature.js';
 import { buildQuery } from '../../src/shared/query.js';
 import { loadVectors, hasSharedVectors, sharedVectors } from '../helpers/vectors.js';
 import { independentSignature } from '../helpers/independent-signer.js';
@@ -11,9 +19,13 @@ test('there are vectors to check', () => {
   assert.ok(vectors.length >= 7);
 });
 
-test('the project copy of the vectors equals the shared original', { skip: hasSharedVectors ? false : `no ${sharedVectors} beside this clone: the project copy is used alone` }, () => {
-  assert.deepEqual(vectors, loadVectors(sharedVectors));
-});
+test(
+  'the project copy of the vectors equals the shared original',
+  { skip: hasSharedVectors ? false : `no ${sharedVectors} beside this clone: the project copy is used alone` },
+  () => {
+    assert.deepEqual(vectors, loadVectors(sharedVectors));
+  },
+);
 
 for (const v of vectors) {
   test(`sign() reproduces the vector "${v.name}"`, async () => {
@@ -36,7 +48,11 @@ test('the string to sign upper-cases the method and keeps an empty line for a GE
 test('sign() agrees with an independent HMAC on awkward input', async () => {
   const cases = [
     { method: 'GET', path: `/api/Dev/b/messages${buildQuery({ sessionId: 's/1 x', userId: 'zoë@example.com' })}`, body: '' },
-    { method: 'POST', path: '/api/Dev/b/message', body: JSON.stringify({ user: { id: 'u', name: 'Zoë' }, message: { content: '👋 日本語 \u2028' } }) },
+    {
+      method: 'POST',
+      path: '/api/Dev/b/message',
+      body: JSON.stringify({ user: { id: 'u', name: 'Zoë' }, message: { content: '👋 日本語 \u2028' } }),
+    },
   ];
   for (const c of cases) {
     const expected = independentSignature('sk_ütf8_secret', c.method, c.path, c.body, 1763800000);
@@ -57,7 +73,10 @@ test('timingSafeEqual compares whole strings, including different lengths and no
 test('buildQuery encodes each value once and leaves out absent ones', () => {
   assert.equal(buildQuery({}), '');
   assert.equal(buildQuery({ a: undefined, b: null }), '');
-  assert.equal(buildQuery({ sessionId: 's/1 x', userId: 'ann@example.com', page: 2 }), '?sessionId=s%2F1%20x&userId=ann%40example.com&page=2');
+  assert.equal(
+    buildQuery({ sessionId: 's/1 x', userId: 'ann@example.com', page: 2 }),
+    '?sessionId=s%2F1%20x&userId=ann%40example.com&page=2',
+  );
   assert.equal(buildQuery({ sent: true, q: 'ü+&=' }), '?sent=true&q=%C3%BC%2B%26%3D');
 });
 

@@ -33,7 +33,17 @@ async function serve(listener: Parameters<typeof createServer>[1]): Promise<stri
 
 function handler(apiBaseUrl: string) {
   const quiet = { warn() {}, error() {} };
-  return toNodeListener(createSigningHandler({ apiBaseUrl, apiKey: BOT.apiKey, apiSecret: BOT.apiSecret, chatbotId: BOT.id, basePath: '/chatbot', authorizeAdmin: adminTokenAuthorizer(TOKEN), logger: quiet }));
+  return toNodeListener(
+    createSigningHandler({
+      apiBaseUrl,
+      apiKey: BOT.apiKey,
+      apiSecret: BOT.apiSecret,
+      chatbotId: BOT.id,
+      basePath: '/chatbot',
+      authorizeAdmin: adminTokenAuthorizer(TOKEN),
+      logger: quiet,
+    }),
+  );
 }
 
 before(async () => {
@@ -47,7 +57,17 @@ before(async () => {
   // Three users; usage-c sends most. Messages on the first instant of March and the last of April (UTC).
   const at = [Date.UTC(2025, 2, 1), Date.UTC(2025, 2, 15), Date.UTC(2025, 3, 10), Date.UTC(2025, 4, 1) - 1];
   for (const [i, user] of ['usage-a', 'usage-b', 'usage-c', 'usage-c', 'usage-c', 'usage-b'].entries()) {
-    lines.push(JSON.stringify({ chatbotId: BOT.id, chatSessionId: `s-${i}`, chatUserId: user, userName: user, senderType: 'User', text: `q${i}`, createdAt: new Date(at[i % 4]!).toISOString() }));
+    lines.push(
+      JSON.stringify({
+        chatbotId: BOT.id,
+        chatSessionId: `s-${i}`,
+        chatUserId: user,
+        userName: user,
+        senderType: 'User',
+        text: `q${i}`,
+        createdAt: new Date(at[i % 4]!).toISOString(),
+      }),
+    );
   }
   writeFileSync(file, lines.join('\n'));
   await emulator.importSeed(file);
@@ -84,11 +104,24 @@ async function failure(call: () => Promise<unknown>): Promise<AdminFailure> {
 test('figures through the handler: months, counts and the busiest users', async () => {
   const api = new AdminApi(`${handlerOrigin}/chatbot`, TOKEN, new AbortController().signal);
   const months = await api.countByMonth(range());
-  assert.deepEqual(months.map((m) => [m.month, m.messageCount]), [['2025-03', 4], ['2025-04', 2]]);
+  assert.deepEqual(
+    months.map((m) => [m.month, m.messageCount]),
+    [
+      ['2025-03', 4],
+      ['2025-04', 2],
+    ],
+  );
   assert.equal(await api.count(range()), 6);
   assert.equal(await api.count(range(), true), 6);
   const busiest = await busiestUsers(api, range());
-  assert.deepEqual(busiest.users.map((u) => [u.id, u.messageCount]), [['usage-c', 3], ['usage-b', 2], ['usage-a', 1]]);
+  assert.deepEqual(
+    busiest.users.map((u) => [u.id, u.messageCount]),
+    [
+      ['usage-c', 3],
+      ['usage-b', 2],
+      ['usage-a', 1],
+    ],
+  );
   assert.equal(busiest.complete, true);
 });
 

@@ -35,7 +35,9 @@ before(async () => {
     const headers = { 'Content-Security-Policy': CSP, 'Cache-Control': 'no-store' };
     if (path === '/') {
       res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="${lang.replace(/[^\w-]/g, '')}"><head><title>t</title><script type="module" src="/app.js"></script></head><body></body></html>`);
+      res.end(
+        `<!doctype html><html lang="${lang.replace(/[^\w-]/g, '')}"><head><title>t</title><script type="module" src="/app.js"></script></head><body></body></html>`,
+      );
       return;
     }
     if (path === '/favicon.ico') {
@@ -121,7 +123,25 @@ test('a page in English fetches no language chunk at all', async () => {
 });
 
 test("Chromium's Intl resolves tags and directions as Node's does", async () => {
-  const tags = ['pt-BR', 'pt_BR', 'zh-TW', 'zh-SG', 'zh-Hant-TW', 'iw', 'in', 'EN-gb', 'und', 'und-Arab', 'x-private', 'de--DE', '12345', '', 'tlh', 'fa-IR', 'sr-Cyrl'];
+  const tags = [
+    'pt-BR',
+    'pt_BR',
+    'zh-TW',
+    'zh-SG',
+    'zh-Hant-TW',
+    'iw',
+    'in',
+    'EN-gb',
+    'und',
+    'und-Arab',
+    'x-private',
+    'de--DE',
+    '12345',
+    '',
+    'tlh',
+    'fa-IR',
+    'sr-Cyrl',
+  ];
   const expected = tags.map((tag) => [resolveLocale([tag]), directionOf(tag)]);
   const { page } = await open('');
   try {

@@ -11,7 +11,9 @@ import { LOCALE_CODES, directionOf, loadLocale } from '../../src/widget/locales/
 
 const localesDir = fileURLToPath(new URL('../../src/widget/locales/', import.meta.url));
 const variantPattern = new RegExp(`^(${COUNTED_KEYS.join('|')})_(${PLURAL_CATEGORIES.join('|')})$`);
-const baseKeys = Object.keys(defaultStrings).filter((key) => !variantPattern.test(key)).sort();
+const baseKeys = Object.keys(defaultStrings)
+  .filter((key) => !variantPattern.test(key))
+  .sort();
 
 function placeholders(text: string): string[] {
   return [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
@@ -49,7 +51,10 @@ for (const code of LOCALE_CODES) {
     const categories = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
     for (const key of keys.filter((k) => variantPattern.test(k))) {
       const category = key.split('_')[1]!;
-      assert.ok(categories.includes(category as Intl.LDMLPluralRule), `${code}.${key}: ${code} has no "${category}" form (it has ${categories.join(', ')})`);
+      assert.ok(
+        categories.includes(category as Intl.LDMLPluralRule),
+        `${code}.${key}: ${code} has no "${category}" form (it has ${categories.join(', ')})`,
+      );
     }
     // A language that says "1 message" apart from "2 messages" must say it for every count.
     if (categories.includes('one')) {
@@ -75,7 +80,11 @@ for (const code of LOCALE_CODES) {
       const actual = placeholders(text);
       // "رسالتان" (two messages) or "הודעה אחת" (one message) carries its number in the word.
       if (variant && singleNumber(code, variant[2]!) && !actual.includes('count')) {
-        assert.deepEqual(actual, expected.filter((name) => name !== 'count'), `${code}.${key}`);
+        assert.deepEqual(
+          actual,
+          expected.filter((name) => name !== 'count'),
+          `${code}.${key}`,
+        );
       } else {
         assert.deepEqual(actual, expected, `${code}.${key}: "${text}"`);
       }

@@ -15,8 +15,16 @@ afterEach(() => unmountAll());
 
 async function violations(el: ChatbotWidget) {
   // Contrast is judged on the settled panel, not halfway through its opening fade.
-  await Promise.all(el.shadowRoot!.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished));
-  const result = await window.axe.run(el, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'], rules: { region: { enabled: false } } });
+  await Promise.all(
+    el
+      .shadowRoot!.getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished),
+  );
+  const result = await window.axe.run(el, {
+    runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'],
+    rules: { region: { enabled: false } },
+  });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -54,7 +62,8 @@ describe('<chatbot-widget> accessibility', () => {
     const list = part(el, 'messages')!;
     equal(list.getAttribute('role'), 'log');
     assert(list.getAttribute('aria-label'));
-    for (const button of el.shadowRoot!.querySelectorAll('button')) assert(button.getAttribute('aria-label') || button.textContent!.trim(), 'a named button');
+    for (const button of el.shadowRoot!.querySelectorAll('button'))
+      assert(button.getAttribute('aria-label') || button.textContent!.trim(), 'a named button');
   });
 
   it('traps focus in the floating panel; Escape closes it and focus returns to the launcher', async () => {

@@ -59,7 +59,15 @@ describe('<chatbot-widget> cache', () => {
     await network(namespace, 'up');
     const identity = (await storedIdentity(namespace))!;
     const sessionId = (await idbGet<{ current: string }>(`index|${absoluteEndpoint(namespace)}|${identity.userId}|`, idbStore))!.current;
-    await seed([{ chatSessionId: sessionId, chatUserId: identity.userId, senderType: 'Bot', text: 'A follow-up from the team', createdAt: new Date().toISOString() }]);
+    await seed([
+      {
+        chatSessionId: sessionId,
+        chatUserId: identity.userId,
+        senderType: 'Bot',
+        text: 'A follow-up from the team',
+        createdAt: new Date().toISOString(),
+      },
+    ]);
     const online = await mount({ open: '' }, namespace);
     await waitFor(() => bubbleTexts(online.el).includes('A follow-up from the team'), 'the revalidated message');
     equal(bubbleTexts(online.el).join('|'), 'remember me|You said: remember me|A follow-up from the team', 'merged, nothing doubled');
@@ -145,7 +153,10 @@ describe('<chatbot-widget> cache', () => {
     await waitForReplies(first.el, 1);
     const { userId } = (await storedIdentity(namespace))!;
     const base = absoluteEndpoint(namespace);
-    const { current: sessionId } = await waitFor(() => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore), 'the cache index');
+    const { current: sessionId } = await waitFor(
+      () => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore),
+      'the cache index',
+    );
     unmountAll();
     const start = Date.now() - 3_600_000;
     await seed(
@@ -168,7 +179,8 @@ describe('<chatbot-widget> cache', () => {
     equal(painted.at(-1), upstream.at(-1)!.id, 'first paint from the record');
     // The revalidation merges the server's newest page and writes the conversation back.
     const written = () => idbGet<{ messages: unknown[] }>(`conversation|${base}|${userId}|${sessionId}`, idbStore);
-    const savedAt = async () => (await idbGet<{ entries: Record<string, [number, number]> }>(`index|${base}|${userId}|`, idbStore))!.entries[sessionId]![0];
+    const savedAt = async () =>
+      (await idbGet<{ entries: Record<string, [number, number]> }>(`index|${base}|${userId}|`, idbStore))!.entries[sessionId]![0];
     await waitFor(async () => (await savedAt()) >= mounted, 'the revalidation to write the cache');
     equal((await written())!.messages.length, 100, 'the stored conversation still holds every message');
   });
@@ -180,7 +192,10 @@ describe('<chatbot-widget> cache', () => {
     await waitForReplies(el, 1);
     const { userId } = (await storedIdentity(namespace))!;
     const base = absoluteEndpoint(namespace);
-    const { current: sessionId } = await waitFor(() => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore), 'the cache index');
+    const { current: sessionId } = await waitFor(
+      () => idbGet<{ current: string }>(`index|${base}|${userId}|`, idbStore),
+      'the cache index',
+    );
     el.remove();
     // What another tab (or another element) stored afterwards must stay as it is.
     const key = `conversation|${base}|${userId}|${sessionId}`;
@@ -199,7 +214,11 @@ describe('<chatbot-widget> cache', () => {
     const mine = [fakeMessage(0, 'cached-session', 'cached-visitor'), fakeMessage(1, 'cached-session', 'cached-visitor')];
     await writeCachedConversation(namespace, mine);
     const stranger = { ...fakeMessage(2, 'other-session', 'someone-else'), id: 'stranger', text: 'not yours' };
-    await idbSet(`paint|${absoluteEndpoint(namespace)}|`, { userId: 'someone-else', conversation: { sessionId: 'other-session', messages: [stranger], totalItems: 1 } }, idbStore);
+    await idbSet(
+      `paint|${absoluteEndpoint(namespace)}|`,
+      { userId: 'someone-else', conversation: { sessionId: 'other-session', messages: [stranger], totalItems: 1 } },
+      idbStore,
+    );
     await network(namespace, 'down');
     const { el } = await mount({ open: '' }, namespace);
     const first = await firstBubbles(el);

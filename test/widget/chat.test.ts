@@ -17,7 +17,10 @@ describe('<chatbot-widget> chat', () => {
     equal(part(el, 'typing'), null, 'typing indicator gone');
     assert(bubbleTexts(el, 'message-bot')[0]!.includes('Done, slowly.'), 'reply shown');
     equal(parts(el, 'message-pending').length, 0);
-    assert(parts(el, 'message').every((m) => m.querySelector('time[datetime]')), 'every bubble has its time');
+    assert(
+      parts(el, 'message').every((m) => m.querySelector('time[datetime]')),
+      'every bubble has its time',
+    );
   });
 
   it('fires chatbot-send and chatbot-reply with typed details, bubbling out of the shadow root', async () => {

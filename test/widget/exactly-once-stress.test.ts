@@ -52,11 +52,15 @@ async function storedTexts(namespace: string, sender: 'User' | 'Bot' = 'User') {
 
 /** Every message of `sent` is stored exactly once (as a multiset: texts may repeat); fails naming the first that is not. */
 async function expectStoredOnce(namespace: string, sent: string[]) {
-  const stored = await waitFor(async () => {
-    const texts = await storedTexts(namespace);
-    // Each question is answered: once all replies are there, nothing is still on its way.
-    return texts.length >= sent.length && (await storedTexts(namespace, 'Bot')).length >= texts.length ? texts : undefined;
-  }, `${sent.length} messages stored and answered`, 40_000).catch(async (error) => {
+  const stored = await waitFor(
+    async () => {
+      const texts = await storedTexts(namespace);
+      // Each question is answered: once all replies are there, nothing is still on its way.
+      return texts.length >= sent.length && (await storedTexts(namespace, 'Bot')).length >= texts.length ? texts : undefined;
+    },
+    `${sent.length} messages stored and answered`,
+    40_000,
+  ).catch(async (error) => {
     throw new Error(`${(error as Error).message}; stored so far: ${JSON.stringify(await storedTexts(namespace))}`);
   });
   const count = (list: string[]) => list.reduce((map, t) => map.set(t, (map.get(t) ?? 0) + 1), new Map<string, number>());

@@ -52,7 +52,13 @@ async function expectServerCopiesOnce(el: HTMLElement, namespace: string, texts:
     return list.length === texts.length * 2 ? list : undefined;
   }, 'every message upstream');
   const ids = upstream.map((m) => m.id).join('|');
-  await waitFor(() => parts(el, 'message').map((m) => m.dataset.key).join('|') === ids, 'the server copies, each once, in order');
+  await waitFor(
+    () =>
+      parts(el, 'message')
+        .map((m) => m.dataset.key)
+        .join('|') === ids,
+    'the server copies, each once, in order',
+  );
   equal(bubbleTexts(el, 'message-user').join('|'), texts.join('|'), 'every message shown once, in order');
 }
 
@@ -72,7 +78,10 @@ describe('<chatbot-widget> exactly once', () => {
     (part(el, 'retry-button') as HTMLButtonElement).click();
     await waitForReplies(el, 2);
     equal(recording.attempts.length, 2, 'two attempts');
-    assert(recording.attempts.every((a) => a.key === entry.key), `every attempt carried the stored key: ${JSON.stringify(recording.attempts)}`);
+    assert(
+      recording.attempts.every((a) => a.key === entry.key),
+      `every attempt carried the stored key: ${JSON.stringify(recording.attempts)}`,
+    );
     equal((await upstreamOf(namespace)).filter((m) => m.text === 'answer lost').length, 1, 'stored once');
     equal((await storedOutbox(namespace)).length, 0, 'the outbox is empty once confirmed');
   });
@@ -85,7 +94,10 @@ describe('<chatbot-widget> exactly once', () => {
     const keys = recording.attempts.map((a) => a.key);
     equal(keys.length, 3, 'three sends');
     equal(new Set(keys).size, 3, 'three different keys');
-    assert(keys.every((k) => KEY.test(k ?? '')), `keys the handler accepts: ${keys.join(' ')}`);
+    assert(
+      keys.every((k) => KEY.test(k ?? '')),
+      `keys the handler accepts: ${keys.join(' ')}`,
+    );
   });
 
   it('shows repeated short texts once each: confirmed bubbles are replaced by id, never matched by text', async () => {
@@ -143,7 +155,11 @@ describe('<chatbot-widget> exactly once', () => {
       { localId: `local-${(now + 1).toString(36).padStart(9, '0')}-00-bbbbbb`, content: 'second' },
     ];
     for (const e of entries) {
-      await idbSet(`outbox|${base}|${e.localId}`, { ...e, createdAt: new Date(now).toISOString(), state: 'pending', attempts: 0 }, idbStore);
+      await idbSet(
+        `outbox|${base}|${e.localId}`,
+        { ...e, createdAt: new Date(now).toISOString(), state: 'pending', attempts: 0 },
+        idbStore,
+      );
     }
     const { el } = await mount({ open: '' }, namespace);
     await waitForReplies(el, 3);
@@ -152,7 +168,14 @@ describe('<chatbot-widget> exactly once', () => {
     equal(recording.attempts[2]!.key, 'key-third_0123456789abcd', 'the stored key');
     assert(KEY.test(recording.attempts[1]!.key ?? ''), 'a key given to the entry that had none');
     const upstream = await upstreamOf(namespace);
-    equal(upstream.filter((m) => m.senderType === 'User').map((m) => m.text).join('|'), 'first|second|third', 'stored once each, in order');
+    equal(
+      upstream
+        .filter((m) => m.senderType === 'User')
+        .map((m) => m.text)
+        .join('|'),
+      'first|second|third',
+      'stored once each, in order',
+    );
   });
 
   it('says "too long" for a 413 (a body over the handler’s limit), as a refusal the visitor must fix', async () => {

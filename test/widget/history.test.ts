@@ -1,6 +1,18 @@
 // The history pane and paging: the visitor's sessions newest first with date and first line,
 // infinite scroll, opening a session, older messages loading at the top without a jump.
-import { assert, bubbleTexts, equal, mount, part, parts, seed, storedIdentity, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
+import {
+  assert,
+  bubbleTexts,
+  equal,
+  mount,
+  part,
+  parts,
+  seed,
+  storedIdentity,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from './support/helpers.js';
 import type { ChatbotWidget } from '../../src/widget/index.js';
 
 afterEach(() => unmountAll());
@@ -41,9 +53,18 @@ describe('<chatbot-widget> history', () => {
     assert(sessionButtons(el)[0]!.textContent!.includes('today'), 'the current session first');
     history.scrollTop = history.scrollHeight;
     await waitFor(() => sessionButtons(el).length === 15, 'the second page after scrolling');
-    const lines = sessionButtons(el).slice(1).map((b) => /session (\d+)/.exec(b.textContent!)?.[1]);
+    const lines = sessionButtons(el)
+      .slice(1)
+      .map((b) => /session (\d+)/.exec(b.textContent!)?.[1]);
     await waitFor(() => sessionButtons(el).every((b) => !b.textContent!.includes('…')), 'every first line');
-    equal(sessionButtons(el).slice(1).map((b) => /session (\d+)/.exec(b.textContent!)![1]).join(','), '0,1,2,3,4,5,6,7,8,9,10,11,12,13', `order ${lines}`);
+    equal(
+      sessionButtons(el)
+        .slice(1)
+        .map((b) => /session (\d+)/.exec(b.textContent!)![1])
+        .join(','),
+      '0,1,2,3,4,5,6,7,8,9,10,11,12,13',
+      `order ${lines}`,
+    );
   });
 
   it('opens a past session and returns to the current conversation', async () => {
@@ -51,7 +72,10 @@ describe('<chatbot-widget> history', () => {
     (part(el, 'history-button') as HTMLButtonElement).click();
     await waitFor(() => sessionButtons(el).length === 3, 'sessions');
     sessionButtons(el)[2]!.click();
-    await waitFor(() => bubbleTexts(el).join('|') === 'session 1 message 0|session 1 message 1|session 1 message 2|session 1 message 3', 'the past session');
+    await waitFor(
+      () => bubbleTexts(el).join('|') === 'session 1 message 0|session 1 message 1|session 1 message 2|session 1 message 3',
+      'the past session',
+    );
     assert(part(el, 'history')!.hidden, 'the pane closes');
     (el.shadowRoot!.querySelector('.viewing button') as HTMLButtonElement).click();
     await waitFor(() => bubbleTexts(el).join('|') === 'today|You said: today', 'the current conversation again');

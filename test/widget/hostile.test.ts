@@ -46,7 +46,9 @@ function expectInertBubbles(el: ChatbotWidget) {
     for (const child of content) {
       if (user) {
         // The visitor's text is one plain span; an attachment is a link in a div.
-        const ok = (child.tagName === 'SPAN' && child.children.length === 0) || (child.tagName === 'DIV' && child.querySelectorAll('*').length === 1 && child.querySelector('a'));
+        const ok =
+          (child.tagName === 'SPAN' && child.children.length === 0) ||
+          (child.tagName === 'DIV' && child.querySelectorAll('*').length === 1 && child.querySelector('a'));
         assert(ok, `visitor bubble holds ${child.outerHTML.slice(0, 120)}`);
         child.querySelectorAll('a').forEach((a) => equal(inertProblems(child).join('; '), ''));
       } else {
@@ -66,7 +68,9 @@ describe('<chatbot-widget> against hostile content', () => {
     const sessionId = 'cached-session';
     const replies = [
       `${IMG} **bold** [x](javascript:window.__pwned=1) [y](&#106;avascript:window.__pwned=1)`,
-      withThirdParty('![tracker](THIRD/__beacon/hc-image) <iframe src="THIRD/__beacon/hc-iframe"></iframe> <style>*{background:url(THIRD/__beacon/hc-style)}</style>'),
+      withThirdParty(
+        '![tracker](THIRD/__beacon/hc-image) <iframe src="THIRD/__beacon/hc-iframe"></iframe> <style>*{background:url(THIRD/__beacon/hc-style)}</style>',
+      ),
       '[https://bank.example/\u202Eelpmaxe.live](https://evil.example/) <svg><script>window.__pwned=1</script></svg>',
     ];
     const messages = [
@@ -77,13 +81,26 @@ describe('<chatbot-widget> against hostile content', () => {
     ];
     await writeCachedConversation(namespace, messages as ReturnType<typeof fakeMessage>[], userId, sessionId, { firstPaint: true });
     const base = absoluteEndpoint(namespace);
-    const session = { id: sessionId, chatUserId: userId, createdAt: messages[0]!.createdAt, lastMessageAt: messages.at(-1)!.createdAt, messageCount: messages.length };
+    const session = {
+      id: sessionId,
+      chatUserId: userId,
+      createdAt: messages[0]!.createdAt,
+      lastMessageAt: messages.at(-1)!.createdAt,
+      messageCount: messages.length,
+    };
     const other = { ...session, id: 'other-session', messageCount: 2 };
     await idbSet(`sessions|${base}|${userId}|`, { sessions: [session, other], totalPages: 1, pagesLoaded: 1 }, idbStore);
     await idbSet(`firstlines|${base}|${userId}|`, { [sessionId]: `${IMG} first`, 'other-session': forgedTemplate(IMG) }, idbStore);
     await idbSet(
       `outbox|${base}|local-000000000-00-aaaaaa`,
-      { localId: 'local-000000000-00-aaaaaa', content: forgedTemplate(IMG), createdAt: new Date().toISOString(), state: 'failed', mayHaveArrived: false, attempts: 1 },
+      {
+        localId: 'local-000000000-00-aaaaaa',
+        content: forgedTemplate(IMG),
+        createdAt: new Date().toISOString(),
+        state: 'failed',
+        mayHaveArrived: false,
+        attempts: 1,
+      },
       idbStore,
     );
     await network(namespace, 'down');
@@ -91,7 +108,13 @@ describe('<chatbot-widget> against hostile content', () => {
     // The records that are not text (the forged message, the forged outbox entry) are left out.
     await waitFor(() => parts(el, 'message').length === messages.length - 1, 'every usable cached bubble');
     await waitFor(() => el.shadowRoot!.querySelector('[part~="message-bot"] a'), 'the cached replies rendered');
-    equal(parts(el, 'message').map((m) => m.dataset.key).join(' '), 'm000000 m000001 m000003 m000005 m000008', 'the usable records');
+    equal(
+      parts(el, 'message')
+        .map((m) => m.dataset.key)
+        .join(' '),
+      'm000000 m000001 m000003 m000005 m000008',
+      'the usable records',
+    );
 
     expectInertBubbles(el);
     const texts = parts(el, 'message').map((m) => m.querySelector('.bubble')!.textContent!);
@@ -157,7 +180,10 @@ describe('<chatbot-widget> against hostile content', () => {
 
   it('keeps the host page’s attributes and strings as text, and ignores strings that are not text', async () => {
     const markup = withThirdParty('"><img src="THIRD/__beacon/hs-attr" onerror="window.__pwned=1"><style>*{color:red}</style>');
-    const { el } = await mount({ open: '', heading: markup, placeholder: markup, theme: markup, side: markup, lang: markup }, freshNamespace());
+    const { el } = await mount(
+      { open: '', heading: markup, placeholder: markup, theme: markup, side: markup, lang: markup },
+      freshNamespace(),
+    );
     el.strings = {
       send: markup,
       emptyConversation: `${markup} <b style="background:url(${withThirdParty('THIRD/__beacon/hs-style')})">x</b>`,

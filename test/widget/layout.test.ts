@@ -43,7 +43,8 @@ function assertNothingOverflows(el: ChatbotWidget) {
     assertInside(message, list, `message ${key}`);
     const bubble = message.querySelector('.bubble')!;
     assertInside(bubble, list, `bubble of ${key}`);
-    for (const inner of bubble.querySelectorAll('pre, :not(pre) > code, a, p')) assertInside(inner, bubble, `<${inner.localName}> in ${key}`);
+    for (const inner of bubble.querySelectorAll('pre, :not(pre) > code, a, p'))
+      assertInside(inner, bubble, `<${inner.localName}> in ${key}`);
   }
   assert(list.scrollWidth <= list.clientWidth + 1, `the list scrolls sideways: ${list.scrollWidth} > ${list.clientWidth}`);
 }
@@ -139,7 +140,10 @@ describe('<chatbot-widget> layout', () => {
         const panel = part(el, 'panel')!;
         await Promise.all(panel.getAnimations().map((a) => a.finished));
         const box = rect(panel);
-        assert(box.left >= 0 && box.right <= innerWidth && box.left < innerWidth - box.right, `the panel opens on the left, at ${fmt(box)}`);
+        assert(
+          box.left >= 0 && box.right <= innerWidth && box.left < innerWidth - box.right,
+          `the panel opens on the left, at ${fmt(box)}`,
+        );
         await converseWithLongContent(el);
         const list = rect(part(el, 'messages')!);
         for (const user of parts(el, 'message-user')) {

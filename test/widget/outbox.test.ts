@@ -111,7 +111,10 @@ describe('<chatbot-widget> outbox', () => {
     await el.send('two');
     await waitForReplies(el, 2);
     const notice = await waitFor(() => part(el, 'quota-notice'), 'the notice');
-    assert(/^3 messages left today; more at \S.*\.$/.test(notice.textContent ?? ''), `the notice says how many and when: ${notice.textContent}`);
+    assert(
+      /^3 messages left today; more at \S.*\.$/.test(notice.textContent ?? ''),
+      `the notice says how many and when: ${notice.textContent}`,
+    );
     equal(notice.getAttribute('role'), 'status', 'announced politely');
   });
 
@@ -119,16 +122,20 @@ describe('<chatbot-widget> outbox', () => {
     const namespace = freshNamespace();
     const localId = `local-${Date.now().toString(36).padStart(9, '0')}-00-waited`;
     const retryAt = Date.now() + 1_500;
-    await idbSet(`outbox|${absoluteEndpoint(namespace)}|${localId}`, {
-      localId,
-      key: 'waited-key_0123456789abc',
-      content: 'refused for a while',
-      createdAt: new Date().toISOString(),
-      state: 'failed',
-      attempts: 1,
-      error: { kind: 'rate-limited', status: 429, detail: '', retryAfter: 2 },
-      retryAt,
-    }, idbStore);
+    await idbSet(
+      `outbox|${absoluteEndpoint(namespace)}|${localId}`,
+      {
+        localId,
+        key: 'waited-key_0123456789abc',
+        content: 'refused for a while',
+        createdAt: new Date().toISOString(),
+        state: 'failed',
+        attempts: 1,
+        error: { kind: 'rate-limited', status: 429, detail: '', retryAfter: 2 },
+        retryAt,
+      },
+      idbStore,
+    );
     const { el } = await mount({ open: '' }, namespace);
     const retry = () => part(el, 'retry-button') as HTMLButtonElement | null;
     await waitFor(() => retry(), 'the failed bubble with Retry');
@@ -169,7 +176,11 @@ describe('<chatbot-widget> outbox', () => {
     equal(upstream.filter((m) => m.text === 'arrived, answer lost').length, 1, 'the arrived one not sent again');
     equal(upstream.filter((m) => m.text === 'written offline').length, 1, 'the offline one sent once');
     equal(
-      upstream.filter((m) => m.senderType === 'User').map((m) => m.text).reverse().join('|'),
+      upstream
+        .filter((m) => m.senderType === 'User')
+        .map((m) => m.text)
+        .reverse()
+        .join('|'),
       'warm up|arrived, answer lost|written offline',
       'in the order written',
     );

@@ -21,7 +21,10 @@ const RANGE = { from: '2022-01-01', to: '2024-01-01' };
 
 /** Violations of impact serious or critical. */
 async function serious(el: ChatbotUsage) {
-  const result = await window.axe.run(el, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'], rules: { region: { enabled: false } } });
+  const result = await window.axe.run(el, {
+    runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'],
+    rules: { region: { enabled: false } },
+  });
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -72,7 +75,8 @@ describe('<chatbot-usage> accessibility', () => {
     const sentence = parts(el, 'bar')[0]!.querySelector('.sr-only')!.textContent!.replace(/\s+/g, ' ').trim();
     equal(sentence, 'February 2023: 4 messages, 1 distinct users, 2 sessions');
     // The visible figures are hidden from screen readers, which would otherwise hear them twice.
-    for (const visible of parts(el, 'bar')[0]!.querySelectorAll('.figure, .month, .per-month')) equal(visible.getAttribute('aria-hidden'), 'true');
+    for (const visible of parts(el, 'bar')[0]!.querySelectorAll('.figure, .month, .per-month'))
+      equal(visible.getAttribute('aria-hidden'), 'true');
   });
 
   it('is usable with the keyboard alone: Tab and Enter reach a user, a session and a message', async () => {

@@ -24,7 +24,8 @@ function bars(el: ChatbotUsage) {
   }));
 }
 
-const total = (el: ChatbotUsage, name: string) => figure(el.shadowRoot!.querySelector(`[part~="total"][data-total="${name}"] dd`)!.textContent);
+const total = (el: ChatbotUsage, name: string) =>
+  figure(el.shadowRoot!.querySelector(`[part~="total"][data-total="${name}"] dd`)!.textContent);
 
 async function cli(args: string[]) {
   const result = await executeServerCommand<{ code: number; stdout: string; stderr: string }, { args: string[] }>('chatbot-api', { args });
@@ -39,25 +40,60 @@ describe('<chatbot-usage> figures', () => {
     const expected = await countByMonth(YEAR.from, YEAR.to);
     equal(expected.length, 12, 'twelve buckets');
     const shown = bars(el);
-    equal(JSON.stringify(shown.map(({ height: _, ...b }) => b)), JSON.stringify(expected.map((m) => ({ month: m.month, messages: m.messageCount, users: m.distinctUsers, sessions: m.distinctSessions }))));
+    equal(
+      JSON.stringify(shown.map(({ height: _, ...b }) => b)),
+      JSON.stringify(
+        expected.map((m) => ({ month: m.month, messages: m.messageCount, users: m.distinctUsers, sessions: m.distinctSessions })),
+      ),
+    );
     // Heights in proportion to the figures: the tallest bar is the busiest month, an empty month has none.
     const max = Math.max(...expected.map((m) => m.messageCount));
-    for (const [i, m] of expected.entries()) equal(Math.round(shown[i]!.height), Math.round(m.messageCount === 0 ? 0 : Math.max(1, (m.messageCount / max) * 100)), `${m.month} height`);
-    assert(expected.some((m) => m.messageCount === 0), 'the seed has an empty month in this year');
+    for (const [i, m] of expected.entries())
+      equal(
+        Math.round(shown[i]!.height),
+        Math.round(m.messageCount === 0 ? 0 : Math.max(1, (m.messageCount / max) * 100)),
+        `${m.month} height`,
+      );
+    assert(
+      expected.some((m) => m.messageCount === 0),
+      'the seed has an empty month in this year',
+    );
 
     equal(total(el, 'messages'), await count(YEAR.from, YEAR.to), 'messages total = count route');
     equal(total(el, 'from-users'), await count(YEAR.from, YEAR.to, true), 'from-users total = count route with sent=true');
-    equal(total(el, 'tokens'), expected.reduce((s, m) => s + m.tokenTotal, 0), 'tokens');
+    equal(
+      total(el, 'tokens'),
+      expected.reduce((s, m) => s + m.tokenTotal, 0),
+      'tokens',
+    );
 
     // The command-line client over the same range: the table's rows and total, and count.
     const table = await cli(['usage', '--from', YEAR.from, '--to', YEAR.to, '--table']);
     for (const bar of shown) {
       const row = table.split('\n').find((line) => line.startsWith(bar.month));
       assert(row, `chatbot-api prints ${bar.month}`);
-      const [messages, , users, sessions] = row.trim().split(/\s{2,}/).slice(1).map(figure);
-      equal(JSON.stringify([messages, users, sessions]), JSON.stringify([bar.messages, bar.users, bar.sessions]), `${bar.month} in chatbot-api usage --table`);
+      const [messages, , users, sessions] = row
+        .trim()
+        .split(/\s{2,}/)
+        .slice(1)
+        .map(figure);
+      equal(
+        JSON.stringify([messages, users, sessions]),
+        JSON.stringify([bar.messages, bar.users, bar.sessions]),
+        `${bar.month} in chatbot-api usage --table`,
+      );
     }
-    equal(figure(table.split('\n').find((line) => line.startsWith('total'))!.trim().split(/\s{2,}/)[1]), total(el, 'messages'), 'table total');
+    equal(
+      figure(
+        table
+          .split('\n')
+          .find((line) => line.startsWith('total'))!
+          .trim()
+          .split(/\s{2,}/)[1],
+      ),
+      total(el, 'messages'),
+      'table total',
+    );
     equal(JSON.parse(await cli(['count', '--from', YEAR.from, '--to', YEAR.to])).data, total(el, 'messages'), 'chatbot-api count');
     equal(errors.length, 0, 'no error event');
   });
@@ -79,7 +115,10 @@ describe('<chatbot-usage> figures', () => {
     equal(JSON.stringify(bars(el).map((b) => b.messages)), JSON.stringify(expected.map((m) => m.messageCount)));
     equal(el.shadowRoot!.querySelectorAll('.year').length, 10, 'one group a year');
     const chart = part(el, 'chart')!;
-    assert(/120 months, grouped by year: the chart opens on the latest; scroll it sideways/.test(chart.textContent!), 'the grouping and scrolling are said');
+    assert(
+      /120 months, grouped by year: the chart opens on the latest; scroll it sideways/.test(chart.textContent!),
+      'the grouping and scrolling are said',
+    );
     const scroller = chart.querySelector<HTMLElement>('.chart-scroll')!;
     assert(scroller.scrollWidth > scroller.clientWidth, 'the chart scrolls');
     equal(Math.round(scroller.scrollLeft + scroller.clientWidth), scroller.scrollWidth, 'it opens on the latest months');
@@ -115,7 +154,12 @@ describe('<chatbot-usage> figures', () => {
     equal(saved.download, 'chatbot-usage-2023-01-01-to-2024-01-01.csv');
     const lines = (await (await fetch(saved.href)).text()).trim().split('\r\n');
     equal(lines[0], 'month (UTC),messages,user messages,distinct users,distinct sessions,tokens');
-    equal(JSON.stringify(lines.slice(1, -1)), JSON.stringify(expected.map((m) => [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal].join(','))));
+    equal(
+      JSON.stringify(lines.slice(1, -1)),
+      JSON.stringify(
+        expected.map((m) => [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal].join(',')),
+      ),
+    );
     equal(lines.at(-1), ['total', total(el, 'messages'), total(el, 'from-users'), '', '', total(el, 'tokens')].join(','));
   });
 });
@@ -171,7 +215,9 @@ describe('<chatbot-usage> drill-down', () => {
 
   it('disables Previous and Next when there is nothing to page, and pages when there is', async () => {
     const { el } = await mountUsage(DECADE);
-    parts(el, 'user').find((u) => u.dataset.userId === LONE_USER)!.click();
+    parts(el, 'user')
+      .find((u) => u.dataset.userId === LONE_USER)!
+      .click();
     await el.settled;
     const [previous, next] = part(el, 'pager')!.querySelectorAll('button');
     assert(previous!.disabled && next!.disabled, 'one page: both disabled');
@@ -179,11 +225,18 @@ describe('<chatbot-usage> drill-down', () => {
     await el.settled;
     const pager = () => part(el, 'pager')!.querySelectorAll('button');
     assert(pager()[0]!.disabled && !pager()[1]!.disabled, 'first of several pages: only Next');
-    const first = parts(el, 'session').map((s) => s.dataset.sessionId).join();
+    const first = parts(el, 'session')
+      .map((s) => s.dataset.sessionId)
+      .join();
     pager()[1]!.click();
     await el.settled;
     assert(!pager()[0]!.disabled, 'page 2: Previous enabled');
-    assert(parts(el, 'session').map((s) => s.dataset.sessionId).join() !== first, 'another page of sessions');
+    assert(
+      parts(el, 'session')
+        .map((s) => s.dataset.sessionId)
+        .join() !== first,
+      'another page of sessions',
+    );
     assert(/Page 2 of/.test(part(el, 'pager')!.textContent!), 'says which page');
   });
 });
@@ -272,6 +325,9 @@ describe('<chatbot-usage> failures', () => {
     }
     const now = new Date();
     const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
-    assert(fetches.urls.some((u) => u.includes(`count-by-month?from=${from}&to=`)), fetches.urls.join('\n'));
+    assert(
+      fetches.urls.some((u) => u.includes(`count-by-month?from=${from}&to=`)),
+      fetches.urls.join('\n'),
+    );
   });
 });

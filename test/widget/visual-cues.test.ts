@@ -19,7 +19,10 @@ type Rgba = [number, number, number, number];
 function colours(value: string): Rgba[] {
   return [...value.matchAll(/rgba?\(([^)]+)\)|color\(srgb ([^)]+)\)/g)].map((m) => {
     const scale = m[1] ? 1 : 255;
-    const [r, g, b, a = 1] = (m[1] ?? m[2]!).split(/[\s,/]+/).filter(Boolean).map(Number);
+    const [r, g, b, a = 1] = (m[1] ?? m[2]!)
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [r! * scale, g! * scale, b! * scale, a];
   });
 }
@@ -57,7 +60,10 @@ describe('<chatbot-widget> visual cues', () => {
       // Opened by a click (not the keyboard): the text field takes focus and shows its quiet ring.
       part(el, 'launcher')!.click();
       await el.updateComplete;
-      const input = await waitFor(() => (el.shadowRoot!.activeElement === part(el, 'input') ? part(el, 'input') : null), 'the input to take focus');
+      const input = await waitFor(
+        () => (el.shadowRoot!.activeElement === part(el, 'input') ? part(el, 'input') : null),
+        'the input to take focus',
+      );
       const panel = part(el, 'panel')!;
       await Promise.all(panel.getAnimations().map((a) => a.finished));
       const style = getComputedStyle(input);
@@ -68,7 +74,7 @@ describe('<chatbot-widget> visual cues', () => {
       assert(input.matches(':focus-visible'), 'Chromium shows focus on a text field focused on opening');
       equal(style.outlineStyle, 'solid');
       equal(style.outlineWidth, '2px', 'a 2px line, not a 3px ring');
-      equal(style.outlineOffset, '-1px', 'drawn over the field\'s border, not around it');
+      equal(style.outlineOffset, '-1px', "drawn over the field's border, not around it");
       equal(ring.slice(0, 3).join(), accent.slice(0, 3).join(), 'the focus colour is the accent');
       assert(ring[3] === 1, 'opaque');
       const ratio = contrast(ring, background);

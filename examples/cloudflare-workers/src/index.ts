@@ -22,7 +22,9 @@ export default {
     const { pathname } = new URL(request.url);
     if (pathname !== '/chatbot' && !pathname.startsWith('/chatbot/')) {
       // The rest of your site.
-      return Promise.resolve(new Response('<chatbot-widget endpoint="/chatbot"></chatbot-widget>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } }));
+      return Promise.resolve(
+        new Response('<chatbot-widget endpoint="/chatbot"></chatbot-widget>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+      );
     }
     handler ??= createSigningHandler({
       apiBaseUrl: env.CHATBOT_API_BASE_URL,

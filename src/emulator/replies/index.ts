@@ -56,8 +56,7 @@ export function createReplySourceFromEnv(env: Record<string, string | undefined>
   if (choice === 'knowledge-base') return createDefaultReplySource();
   if (choice) throw new Error(`CHATBOT_EMULATOR_REPLIES must be "knowledge-base" or unset, got ${JSON.stringify(choice)}.`);
 
-  const read = (names: readonly [string, string]): string | undefined =>
-    env[names[0]]?.trim() || env[names[1]]?.trim() || undefined;
+  const read = (names: readonly [string, string]): string | undefined => env[names[0]]?.trim() || env[names[1]]?.trim() || undefined;
   const baseUrl = read(REPLY_ENV.baseUrl);
   const model = read(REPLY_ENV.model);
   const apiKey = read(REPLY_ENV.apiKey);

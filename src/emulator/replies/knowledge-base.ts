@@ -44,10 +44,11 @@ interface KnowledgeBase {
 // Words that say nothing about the topic: without them, "how do I embed the widget?" is searched as
 // "embed widget", not matched against every section that says "how" or "the".
 const STOP_WORDS = new Set(
-  ('a an and are as at be by can could do does for from had has have how i if in into is it its me my of on or ' +
+  (
+    'a an and are as at be by can could do does for from had has have how i if in into is it its me my of on or ' +
     'our please should so that the their them then there these they this to us was we what when where which who ' +
-    'why will with would you your yours am any about also just get got want need tell know hi hello hey thanks')
-    .split(' '),
+    'why will with would you your yours am any about also just get got want need tell know hi hello hey thanks'
+  ).split(' '),
 );
 
 /** A light English stemmer, enough for "embedding"/"embedded"/"embed" or "messages"/"message" to meet. */

@@ -69,7 +69,10 @@ export function splitSections(markdown: string, source: string, firstId = 0): Do
 }
 
 function tidy(markdown: string): string {
-  return markdown.replace(/<!--[\s\S]*?-->/g, '').replace(/\n{3,}/g, '\n\n').trim();
+  return markdown
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**

@@ -72,8 +72,10 @@ export function createOpenAIReplySource(options: OpenAIReplySourceOptions): Repl
   const maxHistory = options.maxHistory ?? 10;
   if (!model) throw new TypeError('OpenAI reply source: a model name is required.');
   if (!apiKey) throw new TypeError('OpenAI reply source: an API key is required (any text for servers that ignore it).');
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`OpenAI reply source: timeoutMs must be a positive number, got ${timeoutMs}.`);
-  if (!Number.isInteger(maxHistory) || maxHistory < 0) throw new RangeError(`OpenAI reply source: maxHistory must be a whole number >= 0, got ${maxHistory}.`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`OpenAI reply source: timeoutMs must be a positive number, got ${timeoutMs}.`);
+  if (!Number.isInteger(maxHistory) || maxHistory < 0)
+    throw new RangeError(`OpenAI reply source: maxHistory must be a whole number >= 0, got ${maxHistory}.`);
 
   // Endpoints sometimes echo the credential they refused; it must not reach a log or a response.
   const redact = (text: string): string => text.split(apiKey).join('[redacted]');
@@ -101,7 +103,9 @@ export function createOpenAIReplySource(options: OpenAIReplySourceOptions): Repl
       } catch (error) {
         if (signal?.aborted) throw fail('the reply was cancelled.', signal.reason);
         if (timeout.aborted) throw fail(`no answer within ${timeoutMs} ms.`);
-        throw fail(`could not reach the endpoint: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}.`);
+        throw fail(
+          `could not reach the endpoint: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}.`,
+        );
       }
 
       if (!response.ok) {
@@ -127,7 +131,9 @@ function completionsUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError(`OpenAI reply source: baseUrl must be an absolute URL such as https://api.openai.com/v1, got ${JSON.stringify(baseUrl)}.`);
+    throw new TypeError(
+      `OpenAI reply source: baseUrl must be an absolute URL such as https://api.openai.com/v1, got ${JSON.stringify(baseUrl)}.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`OpenAI reply source: baseUrl must be an http or https URL, got ${url.protocol}.`);
@@ -144,7 +150,9 @@ function completionContent(body: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     const parts = content
-      .map((part) => (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+      .map((part) =>
+        part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '',
+      )
       .join('');
     return parts;
   }

@@ -33,7 +33,9 @@ export function defaultDocPaths(root: string | undefined = findProjectRoot()): s
   if (existsSync(readme)) paths.push(readme);
   const docs = join(root, 'docs');
   if (existsSync(docs)) {
-    const names = readdirSync(docs).filter((name) => name.toLowerCase().endsWith('.md')).sort();
+    const names = readdirSync(docs)
+      .filter((name) => name.toLowerCase().endsWith('.md'))
+      .sort();
     paths.push(...names.map((name) => join(docs, name)));
   }
   return paths;

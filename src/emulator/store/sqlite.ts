@@ -173,7 +173,10 @@ export function openSqliteStore(path: string): EmulatorStore {
   db.pragma('cache_size = -65536');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
-  const monthlyColumns = db.prepare<[], { name: string }>('PRAGMA table_info(monthly)').all().map((c) => c.name);
+  const monthlyColumns = db
+    .prepare<[], { name: string }>('PRAGMA table_info(monthly)')
+    .all()
+    .map((c) => c.name);
   if (!monthlyColumns.includes('distinct_users')) {
     // A database of the first schema: add the kept distinct counts and compute them once.
     db.exec('ALTER TABLE monthly ADD COLUMN distinct_users INTEGER NOT NULL DEFAULT 0');
@@ -192,9 +195,7 @@ class SqliteStore implements EmulatorStore {
       getSetting: s<{ value: string }>('SELECT value FROM settings WHERE key = ?'),
       setSetting: s('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       quotaUsed: s<{ used: number }>('SELECT used FROM quota WHERE chatbot_id = ? AND day = ?'),
-      quotaAdd: s(
-        'INSERT INTO quota (chatbot_id, day, used) VALUES (?, ?, 1) ON CONFLICT (chatbot_id, day) DO UPDATE SET used = used + 1',
-      ),
+      quotaAdd: s('INSERT INTO quota (chatbot_id, day, used) VALUES (?, ?, 1) ON CONFLICT (chatbot_id, day) DO UPDATE SET used = used + 1'),
       quotaRelease: s('UPDATE quota SET used = used - 1 WHERE chatbot_id = ? AND day = ? AND used > 0'),
       latestSession: s<{ id: string; last_message_at: number }>(
         'SELECT id, last_message_at FROM sessions WHERE chatbot_id = ? AND user_id = ? ORDER BY last_message_at DESC, rowid DESC LIMIT 1',
@@ -249,9 +250,7 @@ class SqliteStore implements EmulatorStore {
         `SELECT seq FROM messages WHERE chatbot_id = ? AND session_id = ? AND user_id = ?
          ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`,
       ),
-      countBySessionAndUser: s<{ n: number }>(
-        'SELECT count(*) AS n FROM messages WHERE chatbot_id = ? AND session_id = ? AND user_id = ?',
-      ),
+      countBySessionAndUser: s<{ n: number }>('SELECT count(*) AS n FROM messages WHERE chatbot_id = ? AND session_id = ? AND user_id = ?'),
       sessionTotal: s<{ message_count: number }>('SELECT message_count FROM sessions WHERE chatbot_id = ? AND id = ?'),
       userTotal: s<{ message_count: number }>('SELECT message_count FROM users WHERE chatbot_id = ? AND id = ?'),
       months: s<MonthRow>(
@@ -371,8 +370,7 @@ class SqliteStore implements EmulatorStore {
     return this.db.transaction((): ExchangeOutcome => {
       const { chatbotId, userId, userName, question, answer } = exchange;
       const latest = this.latestSession(chatbotId, userId);
-      const sessionId =
-        latest && question.createdAt - latest.lastMessageAt < exchange.sessionGapMs ? latest.id : exchange.newSessionId;
+      const sessionId = latest && question.createdAt - latest.lastMessageAt < exchange.sessionGapMs ? latest.id : exchange.newSessionId;
       const common = { chatbotId, sessionId, userId, userName, url: null };
       this.addMessage({ ...common, ...question, senderType: 'User', responseTime: null });
       this.addMessage({ ...common, ...answer, senderType: 'Bot' });
@@ -513,9 +511,7 @@ class SqliteStore implements EmulatorStore {
   listSessions(chatbotId: string, filter: { userId?: string }, page: PageRequest): Page<StoredSession> {
     const st = this.statements;
     const total =
-      filter.userId === undefined
-        ? (st.totals.get(chatbotId)?.sessions ?? 0)
-        : st.countUserSessions.get(chatbotId, filter.userId)!.n;
+      filter.userId === undefined ? (st.totals.get(chatbotId)?.sessions ?? 0) : st.countUserSessions.get(chatbotId, filter.userId)!.n;
     let rows: SessionRow[] = [];
     if (total > page.offset) {
       rows =

@@ -28,7 +28,9 @@ export type FastifyChatbotOptions = SigningHandlerOptions;
  */
 export async function fastifyChatbot(fastify: FastifyInstance, options: FastifyChatbotOptions): Promise<void> {
   if (fastify.prefix) {
-    throw new TypeError(`fastifyChatbot: register the plugin without a prefix ("${fastify.prefix}") and set basePath: "${fastify.prefix}/chatbot" instead.`);
+    throw new TypeError(
+      `fastifyChatbot: register the plugin without a prefix ("${fastify.prefix}") and set basePath: "${fastify.prefix}/chatbot" instead.`,
+    );
   }
   // Fastify hands its own keys (prefix, logLevel, …) to the plugin along with the caller's.
   const handler = createSigningHandler({ fetch: keepAliveFetch, ...options });
@@ -36,7 +38,9 @@ export async function fastifyChatbot(fastify: FastifyInstance, options: FastifyC
 
   // Encapsulated: these parsers apply only to the routes of this plugin.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => done(null));
+  fastify.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void) =>
+    done(null),
+  );
 
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.hijack();

@@ -93,7 +93,11 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 /** A Web `Request` for a Node request; `bodyOverride` stands in for a stream a body parser already read. */
-export function toWebRequest(req: IncomingMessage, bodyOverride?: string, rawPathOverride?: string): { request: Request; context: HandlerContext } {
+export function toWebRequest(
+  req: IncomingMessage,
+  bodyOverride?: string,
+  rawPathOverride?: string,
+): { request: Request; context: HandlerContext } {
   const { url, rawPath } = requestUrl(req);
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -113,7 +117,10 @@ export function toWebRequest(req: IncomingMessage, bodyOverride?: string, rawPat
     init.body = bodyOverride ?? bodyStream(req);
     init.duplex = 'half';
   }
-  const context: HandlerContext = { clientAddress: req.socket.remoteAddress, rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride) };
+  const context: HandlerContext = {
+    clientAddress: req.socket.remoteAddress,
+    rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride),
+  };
   return { request: new Request(url, init), context };
 }
 
@@ -134,9 +141,21 @@ export async function writeWebResponse(response: Response, req: IncomingMessage,
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /** Runs `handler` for one Node request and writes its answer; never throws. */
-export async function runNodeRequest(handler: SigningHandler, req: IncomingMessage, res: ServerResponse, bodyOverride?: string, rawPath?: string): Promise<void> {
+export async function runNodeRequest(
+  handler: SigningHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyOverride?: string,
+  rawPath?: string,
+): Promise<void> {
   if (FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())) {
-    res.writeHead(405, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', Allow: 'GET, POST, OPTIONS', Connection: 'close' });
+    res.writeHead(405, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      Allow: 'GET, POST, OPTIONS',
+      Connection: 'close',
+    });
     res.end(JSON.stringify({ data: null, error: 'This address does not accept that method.' }));
     return;
   }

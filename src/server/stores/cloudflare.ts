@@ -183,17 +183,22 @@ export function durableObjectNameFor(key: string, options: DurableObjectStoreOpt
  */
 export function createDurableObjectStore(namespace: ChatbotStoreNamespace, options: DurableObjectStoreOptions = {}): HandlerStore {
   if (!namespace || typeof namespace.idFromName !== 'function' || typeof namespace.get !== 'function') {
-    throw new TypeError('createDurableObjectStore(namespace) needs the Durable Object binding of ChatbotStore, such as env.CHATBOT_STORE (see durable_objects.bindings in wrangler.toml).');
+    throw new TypeError(
+      'createDurableObjectStore(namespace) needs the Durable Object binding of ChatbotStore, such as env.CHATBOT_STORE (see durable_objects.bindings in wrangler.toml).',
+    );
   }
   const shards = options.shards ?? 1;
-  if (!Number.isInteger(shards) || shards < 1) throw new TypeError('createDurableObjectStore: shards must be a whole number of at least 1.');
+  if (!Number.isInteger(shards) || shards < 1)
+    throw new TypeError('createDurableObjectStore: shards must be a whole number of at least 1.');
   // A stub per call: stubs are cheap, and one kept across requests is not allowed on Workers.
   const stub = (key: string) => namespace.get(namespace.idFromName(durableObjectNameFor(key, options)) as never) as ChatbotStoreStub;
   const call = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      throw new Error(`the Durable Object store could not ${operation}: ${(error as Error | undefined)?.message ?? String(error)}`, { cause: error });
+      throw new Error(`the Durable Object store could not ${operation}: ${(error as Error | undefined)?.message ?? String(error)}`, {
+        cause: error,
+      });
     }
   };
   return {

@@ -135,6 +135,7 @@ export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = 
     throw new TypeError('createDenoKvStore(kv) needs an open Deno KV database: `await Deno.openKv()` (run Deno with --unstable-kv).');
   }
   const maxAttempts = options.maxAttempts ?? 100;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new TypeError('createDenoKvStore: maxAttempts must be a whole number of at least 1.');
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new TypeError('createDenoKvStore: maxAttempts must be a whole number of at least 1.');
   return new DenoKvStore(kv, options.prefix ?? ['chatbot'], maxAttempts);
 }

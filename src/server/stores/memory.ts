@@ -33,7 +33,8 @@ export class MemoryStore implements HandlerStore {
   constructor(options: MemoryStoreOptions = {}) {
     this.maxKeys = options.maxKeys ?? 200_000;
     this.now = options.now ?? Date.now;
-    if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1) throw new TypeError('MemoryStore: maxKeys must be a whole number of at least 1.');
+    if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1)
+      throw new TypeError('MemoryStore: maxKeys must be a whole number of at least 1.');
   }
 
   async increment(key: string, expiresAt: number): Promise<number> {
@@ -80,7 +81,8 @@ export class MemoryStore implements HandlerStore {
 
   private insert(key: string, value: string, expiresAt: number): void {
     if (this.entries.size >= this.maxKeys) this.sweep(true);
-    if (this.entries.size >= this.maxKeys) throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
+    if (this.entries.size >= this.maxKeys)
+      throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
     this.entries.set(key, { value, expiresAt });
     this.sweep(false);
   }

@@ -133,7 +133,9 @@ class RedisStore implements HandlerStore {
       return await Promise.race([pending, timeout]);
     } catch (error) {
       if (error === timedOut) throw error;
-      throw new Error(`the Redis store could not ${operation}: ${(error as Error | undefined)?.message ?? String(error)}`, { cause: error });
+      throw new Error(`the Redis store could not ${operation}: ${(error as Error | undefined)?.message ?? String(error)}`, {
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
       pending.catch(() => {}); // a late failure after the timeout is already reported
@@ -154,6 +156,7 @@ class RedisStore implements HandlerStore {
 export function createRedisStore(client: NodeRedisClientLike | IoRedisClientLike, options: RedisStoreOptions = {}): HandlerStore {
   const send = rawCommands(client);
   const timeoutMs = options.timeoutMs ?? 2_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('createRedisStore: timeoutMs must be a positive number of milliseconds.');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError('createRedisStore: timeoutMs must be a positive number of milliseconds.');
   return new RedisStore(send, options.prefix ?? 'chatbot:', timeoutMs);
 }

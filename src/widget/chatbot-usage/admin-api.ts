@@ -95,7 +95,13 @@ export class AdminApi {
     if (response.ok && body && typeof body === 'object') return body as T;
     const retryAfter = retryAfterSeconds(response);
     const kind = kindOf(response.status, body);
-    throw new AdminFailure(kind, response.status, failureText({ kind, status: response.status, base: this.base, retryAfter, said: serverWords(body) }), name, retryAfter);
+    throw new AdminFailure(
+      kind,
+      response.status,
+      failureText({ kind, status: response.status, base: this.base, retryAfter, said: serverWords(body) }),
+      name,
+      retryAfter,
+    );
   }
 
   async countByMonth(range: UsageRange): Promise<MonthlyUsage[]> {

@@ -50,7 +50,7 @@ export function failureText({ kind, status, base, retryAfter, said }: FailureFac
         return `The answer from ${base} is not the signing handler's: check that the endpoint attribute is the handler's base path (e.g. /chatbot).`;
       }
       return status === 502
-        ? 'The handler cannot get an answer from the chatbot API (HTTP 502): it is down, or the handler\'s upstream settings (CHATBOT_API_BASE_URL, key, secret, chatbot id) are wrong; the server log says which.'
+        ? "The handler cannot get an answer from the chatbot API (HTTP 502): it is down, or the handler's upstream settings (CHATBOT_API_BASE_URL, key, secret, chatbot id) are wrong; the server log says which."
         : `The handler failed (HTTP ${status}); its log says why. Try again in a moment.`;
     default:
       if (status === 404) {

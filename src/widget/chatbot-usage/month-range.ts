@@ -61,10 +61,18 @@ export function checkRange(from: string, to: string): RangeCheck {
   if (!Number.isFinite(fromMs)) return { ok: false, field: 'from', message: `"From" must be a date such as 2025-01-01, not "${from}".` };
   if (!Number.isFinite(toMs)) return { ok: false, field: 'to', message: `"To" must be a date such as 2026-01-01, not "${to}".` };
   if (toMs <= fromMs) {
-    return { ok: false, field: 'to', message: `"To" (${to.trim()}) must be after "From" (${from.trim()}): the range starts at From and ends just before To.` };
+    return {
+      ok: false,
+      field: 'to',
+      message: `"To" (${to.trim()}) must be after "From" (${from.trim()}): the range starts at From and ends just before To.`,
+    };
   }
   if (monthIndex(toMs - 1) - monthIndex(fromMs) + 1 > MAX_RANGE_MONTHS) {
-    return { ok: false, field: 'to', message: `The range may span at most ${MAX_RANGE_MONTHS} months (100 years); choose a later "From" or an earlier "To".` };
+    return {
+      ok: false,
+      field: 'to',
+      message: `The range may span at most ${MAX_RANGE_MONTHS} months (100 years); choose a later "From" or an earlier "To".`,
+    };
   }
   return { ok: true, range: { from: from.trim(), to: to.trim(), fromMs, toMs } };
 }

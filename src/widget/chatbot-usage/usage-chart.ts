@@ -54,13 +54,16 @@ export function chartTemplate(months: MonthlyUsage[], format: UsageFormat): Temp
   if (byYear) for (const m of months) years.set(m.month.slice(0, 4), [...(years.get(m.month.slice(0, 4)) ?? []), m]);
   return html`<figure part="chart" class=${byYear ? 'by-year' : ''}>
     <figcaption class="note">
-      ${byYear
-        ? `${months.length} months, grouped by year: the chart opens on the latest; scroll it sideways for earlier years, or choose Table to read them all.`
-        : 'Messages per month; under each bar its distinct users and sessions.'}
+      ${
+        byYear
+          ? `${months.length} months, grouped by year: the chart opens on the latest; scroll it sideways for earlier years, or choose Table to read them all.`
+          : 'Messages per month; under each bar its distinct users and sessions.'
+      }
     </figcaption>
     <div class="chart-scroll" tabindex="0" role="region" aria-label="Messages per month (scrolls sideways)">
-      ${byYear
-        ? html`<ol class="years">
+      ${
+        byYear
+          ? html`<ol class="years">
             ${[...years].map(
               ([year, group]) => html`<li class="year">
                 <span class="year-label" aria-hidden="true">${year}</span>
@@ -68,7 +71,8 @@ export function chartTemplate(months: MonthlyUsage[], format: UsageFormat): Temp
               </li>`,
             )}
           </ol>`
-        : bars(months, max, format, true)}
+          : bars(months, max, format, true)
+      }
     </div>
   </figure>`;
 }

@@ -28,13 +28,19 @@ export function pagerTemplate(label: string, page: Page<unknown>, go: (page: num
   </nav>`;
 }
 
-export function usersTemplate(busiest: BusiestUsers, selected: string | undefined, format: UsageFormat, actions: ListActions): TemplateResult {
+export function usersTemplate(
+  busiest: BusiestUsers,
+  selected: string | undefined,
+  format: UsageFormat,
+  actions: ListActions,
+): TemplateResult {
   const scope = busiest.complete
     ? `Every user active in the range (${format.number(busiest.read)}), ranked by the messages each has sent in all.`
     : `The ${format.number(busiest.read)} users active most recently (of ${format.number(busiest.totalUsers)}), ranked by the messages each has sent in all.`;
   return html`<p class="note">${scope} Choose a user to see their sessions.</p>
-    ${busiest.users.length
-      ? html`<ol part="users" class="users">
+    ${
+      busiest.users.length
+        ? html`<ol part="users" class="users">
           ${busiest.users.map(
             (user) => html`<li>
               <button type="button" part="user" data-user-id=${inertText(user.id)} aria-pressed=${user.id === selected ? 'true' : 'false'} @click=${() => actions.openUser(user)}>
@@ -45,13 +51,21 @@ export function usersTemplate(busiest: BusiestUsers, selected: string | undefine
             </li>`,
           )}
         </ol>`
-      : html`<p class="empty">No user was active in this range.</p>`}`;
+        : html`<p class="empty">No user was active in this range.</p>`
+    }`;
 }
 
-export function sessionsTemplate(user: ChatUser, sessions: Page<ChatSession>, selected: string | undefined, format: UsageFormat, actions: ListActions): TemplateResult {
+export function sessionsTemplate(
+  user: ChatUser,
+  sessions: Page<ChatSession>,
+  selected: string | undefined,
+  format: UsageFormat,
+  actions: ListActions,
+): TemplateResult {
   return html`<h3 id="sessions-heading" tabindex="-1">Sessions of ${inertText(user.name) || inertText(user.id)}, newest first</h3>
-    ${sessions.items.length
-      ? html`<ol part="sessions" class="sessions" aria-labelledby="sessions-heading">
+    ${
+      sessions.items.length
+        ? html`<ol part="sessions" class="sessions" aria-labelledby="sessions-heading">
           ${sessions.items.map(
             (session) => html`<li>
               <button type="button" part="session" data-session-id=${inertText(session.id)} aria-pressed=${session.id === selected ? 'true' : 'false'} @click=${() => actions.openSession(session)}>
@@ -62,14 +76,21 @@ export function sessionsTemplate(user: ChatUser, sessions: Page<ChatSession>, se
             </li>`,
           )}
         </ol>`
-      : html`<p class="empty">This user has no sessions.</p>`}
+        : html`<p class="empty">This user has no sessions.</p>`
+    }
     ${pagerTemplate('Pages of sessions', sessions, actions.sessionsPage)}`;
 }
 
-export function messagesTemplate(messages: Page<Message>, selected: string | undefined, format: UsageFormat, actions: ListActions): TemplateResult {
+export function messagesTemplate(
+  messages: Page<Message>,
+  selected: string | undefined,
+  format: UsageFormat,
+  actions: ListActions,
+): TemplateResult {
   return html`<h3 id="messages-heading" tabindex="-1">Messages of the session, newest first</h3>
-    ${messages.items.length
-      ? html`<ol part="messages" class="messages" aria-labelledby="messages-heading">
+    ${
+      messages.items.length
+        ? html`<ol part="messages" class="messages" aria-labelledby="messages-heading">
           ${messages.items.map(
             (message) => html`<li>
               <button type="button" part="message" data-message-id=${inertText(message.id)} class=${message.senderType === 'User' ? 'from-user' : 'from-bot'} aria-pressed=${message.id === selected ? 'true' : 'false'} @click=${() => actions.openMessage(message)}>
@@ -79,7 +100,8 @@ export function messagesTemplate(messages: Page<Message>, selected: string | und
             </li>`,
           )}
         </ol>`
-      : html`<p class="empty">This session has no messages.</p>`}
+        : html`<p class="empty">This session has no messages.</p>`
+    }
     ${pagerTemplate('Pages of messages', messages, actions.messagesPage)}`;
 }
 

@@ -102,7 +102,12 @@ export class UsageView implements ListActions {
 
   private api(signal: AbortSignal): AdminApi | undefined {
     if (this.host.adminToken) return new AdminApi(this.host.endpoint, this.host.adminToken, signal);
-    this.report({ kind: 'identity', status: 0, route: '', message: `No admin token: set the admin-token attribute to the token the handler accepts. ${HOW_TO_ENABLE_ADMIN}` });
+    this.report({
+      kind: 'identity',
+      status: 0,
+      route: '',
+      message: `No admin token: set the admin-token attribute to the token the handler accepts. ${HOW_TO_ENABLE_ADMIN}`,
+    });
     return undefined;
   }
 
@@ -254,22 +259,31 @@ export class UsageView implements ListActions {
   }
 
   private totalsTemplate(f: Figures): TemplateResult {
-    const busiest = f.months.reduce<MonthlyUsage | undefined>((best, m) => (!best || m.messageCount > best.messageCount ? m : best), undefined);
-    const item = (name: string, label: string, value: string) => html`<div part="total" data-total=${name}><dt>${label}</dt><dd>${value}</dd></div>`;
+    const busiest = f.months.reduce<MonthlyUsage | undefined>(
+      (best, m) => (!best || m.messageCount > best.messageCount ? m : best),
+      undefined,
+    );
+    const item = (name: string, label: string, value: string) =>
+      html`<div part="total" data-total=${name}><dt>${label}</dt><dd>${value}</dd></div>`;
     const monthsSum = sumOf(f.months, (m) => m.messageCount);
     return html`<dl class="totals">
         ${item('messages', 'Messages', this.format.number(f.total))} ${item('from-users', 'From users', this.format.number(f.fromUsers))}
         ${item('tokens', 'Tokens', this.format.number(sumOf(f.months, (m) => m.tokenTotal)))}
         ${item('busiest-month', 'Busiest month', busiest && busiest.messageCount > 0 ? `${this.format.monthLong(busiest.month)} (${this.format.number(busiest.messageCount)})` : '—')}
       </dl>
-      ${monthsSum !== f.total
-        ? html`<p class="note warning">The months add up to ${this.format.number(monthsSum)} messages, the count for the range is ${this.format.number(f.total)}: upstream changed while loading; choose Show again.</p>`
-        : nothing}`;
+      ${
+        monthsSum !== f.total
+          ? html`<p class="note warning">The months add up to ${this.format.number(monthsSum)} messages, the count for the range is ${this.format.number(f.total)}: upstream changed while loading; choose Show again.</p>`
+          : nothing
+      }`;
   }
 
   private drillTemplate(): TemplateResult | typeof nothing {
     const d = this.drill;
-    if (!d) return this.figures?.busiest.users.length ? html`<p class="drill placeholder">Choose a user to see their sessions and messages.</p>` : nothing;
+    if (!d)
+      return this.figures?.busiest.users.length
+        ? html`<p class="drill placeholder">Choose a user to see their sessions and messages.</p>`
+        : nothing;
     return html`<section class="drill" aria-label="Sessions and messages">
       <div class="panel">${sessionsTemplate(d.user, d.sessions, d.session?.id, this.format, this)}</div>
       ${d.messages ? html`<div class="panel">${messagesTemplate(d.messages, d.message?.id, this.format, this)}</div>` : nothing}
@@ -286,8 +300,9 @@ export class UsageView implements ListActions {
       </header>
       <p part="error" class="error" role="alert" ?hidden=${!this.error}>${this.error}</p>
       ${this.loading && !f ? html`<p class="note" role="status">Loading the figures…</p>` : nothing}
-      ${f
-        ? html`<section class="figures" aria-labelledby="figures-heading">
+      ${
+        f
+          ? html`<section class="figures" aria-labelledby="figures-heading">
               <div class="section-head">
                 <h2 id="figures-heading">Messages per month</h2>
                 <div class="tools">
@@ -299,17 +314,20 @@ export class UsageView implements ListActions {
                 </div>
               </div>
               ${this.totalsTemplate(f)}
-              ${f.months.length === 0
-                ? html`<p class="empty">No months in this range.</p>`
-                : this.mode === 'chart'
-                  ? chartTemplate(f.months, this.format)
-                  : tableTemplate(f.months, this.format)}
+              ${
+                f.months.length === 0
+                  ? html`<p class="empty">No months in this range.</p>`
+                  : this.mode === 'chart'
+                    ? chartTemplate(f.months, this.format)
+                    : tableTemplate(f.months, this.format)
+              }
             </section>
             <section class="people" aria-labelledby="users-heading">
               <h2 id="users-heading">Busiest users</h2>
               ${usersTemplate(f.busiest, this.drill?.user.id, this.format, this)}
             </section>`
-        : nothing}
+          : nothing
+      }
       ${this.drillTemplate()}
     </div>`;
   }

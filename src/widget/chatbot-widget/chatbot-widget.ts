@@ -440,7 +440,9 @@ export class ChatbotWidget extends LitElement {
     }
     if (event.key !== 'Tab' || !this.panel) return;
     // Keep focus inside the floating panel (it is a modal dialog).
-    const focusable = [...this.panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === this.input);
+    const focusable = [...this.panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (el) => el.offsetParent !== null || el === this.input,
+    );
     if (!focusable.length) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
@@ -492,7 +494,12 @@ export class ChatbotWidget extends LitElement {
     if (messages.length > before) {
       // Reveal what arrived above the oldest bubble: a page from the server, or a step of the
       // cached history if that is what came in (it may be thousands of messages).
-      const firstIndex = first ? Math.max(0, messages.findIndex((m) => m.key === first.key)) : messages.length;
+      const firstIndex = first
+        ? Math.max(
+            0,
+            messages.findIndex((m) => m.key === first.key),
+          )
+        : messages.length;
       const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
       const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize));
       this.firstKey = messages[start]?.key;
@@ -573,7 +580,8 @@ export class ChatbotWidget extends LitElement {
     const date = new Date(iso);
     if (Number.isNaN(date.getTime())) return '';
     const today = new Date();
-    const full = withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
+    const full =
+      withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
     const key = `${this.formatTag}|${full}`;
     let formatter = this.formatters.get(key);
     if (!formatter) {
@@ -607,11 +615,13 @@ export class ChatbotWidget extends LitElement {
       <div class="meta">
         <time datetime=${message.createdAt}>${this.formatTime(message.createdAt)}</time>
         ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
-        ${message.state === 'failed'
-          ? html`<span>${t.failed}</span>
+        ${
+          message.state === 'failed'
+            ? html`<span>${t.failed}</span>
               <button part="retry-button" type="button" ?disabled=${!!waiting}
                 @click=${() => void this.chat.retry(message.key)}>${t.retry}</button>`
-          : nothing}
+            : nothing
+        }
       </div>
     </div>`;
   }
@@ -654,61 +664,87 @@ export class ChatbotWidget extends LitElement {
     const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
     const viewed = c.viewing ? this.chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
     return html`
-      ${floating
-        ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
+      ${
+        floating
+          ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
             aria-label=${this.open ? t.closeChat : t.openChat} @click=${this.toggle}>${this.open ? closeIcon : chatIcon}</button>`
-        : nothing}
+          : nothing
+      }
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${shown
-          ? html`<div part="header">
+        ${
+          shown
+            ? html`<div part="header">
                 <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
                   aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
                 <h2 id="heading">${heading}</h2>
-                ${floating
-                  ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${this.hide}>${closeIcon}</button>`
-                  : nothing}
+                ${
+                  floating
+                    ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${this.hide}>${closeIcon}</button>`
+                    : nothing
+                }
               </div>
               <div class="body">
                 ${this.renderHistory(t)}
                 <div class="chat">
-                  ${c.viewing
-                    ? html`<div class="viewing"><span>${viewed ? this.formatTime(viewed.createdAt, true) : ''}</span>
+                  ${
+                    c.viewing
+                      ? html`<div class="viewing"><span>${viewed ? this.formatTime(viewed.createdAt, true) : ''}</span>
                         <button class="link-button" type="button" @click=${this.backToChat}>${t.backToChat}</button></div>`
-                    : nothing}
+                      : nothing
+                  }
                   <div part="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label=${t.messagesLabel}
                     tabindex="0" @scroll=${this.onScroll}>
-                    ${atTop && c.hasOlder
-                      ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
+                    ${
+                      atTop && c.hasOlder
+                        ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
                           @click=${() => void this.loadOlder()}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
-                      : nothing}
+                        : nothing
+                    }
                     ${messages.length === 0 && chat.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
-                    ${repeat(visible, (m) => m.key, (m) => this.renderMessage(m, t))}
-                    ${chat.sender.typing && !c.viewing
-                      ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
-                      : nothing}
+                    ${repeat(
+                      visible,
+                      (m) => m.key,
+                      (m) => this.renderMessage(m, t),
+                    )}
+                    ${
+                      chat.sender.typing && !c.viewing
+                        ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
+                        : nothing
+                    }
                   </div>
-                  ${chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
-                    ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
-                    : nothing}
-                  ${chat.error || this.attachmentError
-                    ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>
-                        <button type="button" @click=${() => { this.attachmentError = ''; chat.dismissError(); }}>${t.dismiss}</button></div>`
-                    : nothing}
+                  ${
+                    chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
+                      ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
+                      : nothing
+                  }
+                  ${
+                    chat.error || this.attachmentError
+                      ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>
+                        <button type="button" @click=${() => {
+                          this.attachmentError = '';
+                          chat.dismissError();
+                        }}>${t.dismiss}</button></div>`
+                      : nothing
+                  }
                   <form @submit=${this.onSubmit}>
-                    ${this.attachments && this.attachmentOpen
-                      ? html`<div class="attachment">
+                    ${
+                      this.attachments && this.attachmentOpen
+                        ? html`<div class="attachment">
                           <label class="sr-only" for="attachment">${t.attachmentLabel}</label>
                           <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.attachment}
                             placeholder=${t.attachmentPlaceholder} @input=${(e: Event) => (this.attachment = (e.target as HTMLInputElement).value)} />
                         </div>`
-                      : nothing}
+                        : nothing
+                    }
                     <div class="row">
-                      ${this.attachments
-                        ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
+                      ${
+                        this.attachments
+                          ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
                             aria-pressed=${this.attachmentOpen ? 'true' : 'false'}
                             @click=${() => (this.attachmentOpen = !this.attachmentOpen)}>${clipIcon}</button>`
-                        : nothing}
+                          : nothing
+                      }
                       <textarea part="input" rows="1" maxlength="4000" aria-label=${t.inputLabel}
                         placeholder=${this.placeholder || t.placeholder} .value=${this.draft}
                         @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
@@ -718,7 +754,8 @@ export class ChatbotWidget extends LitElement {
                   </form>
                 </div>
               </div>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

@@ -120,7 +120,10 @@ export class Conversation {
         this.current = cached ?? emptyConversation(latest.id);
         await this.cache.setCurrentSessionId(latest.id);
       }
-      const page = await transport.request<MessageListResponse>('GET', '/messages', { query: { sessionId: latest.id, page: 1, pageSize }, signal });
+      const page = await transport.request<MessageListResponse>('GET', '/messages', {
+        query: { sessionId: latest.id, page: 1, pageSize },
+        signal,
+      });
       if (signal.aborted || this.current?.sessionId !== latest.id) return;
       this.current = {
         sessionId: latest.id,

@@ -90,7 +90,9 @@ const paintKey = (base: string) => `paint|${base}|`;
  */
 function checked(value: CachedConversation | undefined): CachedConversation | undefined {
   if (!value || typeof value.sessionId !== 'string' || !Array.isArray(value.messages)) return undefined;
-  const messages = value.messages.filter((m) => m && typeof m.id === 'string' && typeof m.text === 'string' && typeof m.createdAt === 'string');
+  const messages = value.messages.filter(
+    (m) => m && typeof m.id === 'string' && typeof m.text === 'string' && typeof m.createdAt === 'string',
+  );
   return { sessionId: value.sessionId, messages, totalItems: Number(value.totalItems) || messages.length };
 }
 
@@ -187,6 +189,8 @@ export class HistoryCache {
 
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
-    await Promise.all(['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)));
+    await Promise.all(
+      ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)),
+    );
   }
 }

@@ -60,7 +60,13 @@ interface Confirmed {
 
 const isMessage = (m: unknown): m is Message => {
   const message = m as Partial<Message> | null;
-  return !!message && typeof message.id === 'string' && typeof message.text === 'string' && typeof message.createdAt === 'string' && typeof message.chatSessionId === 'string';
+  return (
+    !!message &&
+    typeof message.id === 'string' &&
+    typeof message.text === 'string' &&
+    typeof message.createdAt === 'string' &&
+    typeof message.chatSessionId === 'string'
+  );
 };
 
 /** The `stored` field of a send answer, when it is usable: the visitor's question, then the reply if upstream stored one. */
@@ -193,10 +199,13 @@ export class OutboxSender {
     const now = Date.now();
     const next = Math.min(...this.entries.map((e) => (e.retryAt && e.retryAt > now ? e.retryAt : Infinity)));
     if (!Number.isFinite(next)) return;
-    this.countdown = setTimeout(() => {
-      this.context.host.requestUpdate();
-      this.scheduleCountdown();
-    }, next - now + 20);
+    this.countdown = setTimeout(
+      () => {
+        this.context.host.requestUpdate();
+        this.scheduleCountdown();
+      },
+      next - now + 20,
+    );
   }
 
   /** Sends pending entries one at a time, in order, until none is left or the connection ends. */
@@ -298,7 +307,9 @@ export class OutboxSender {
     this.typing = false;
     const host = this.context.host;
     host.requestUpdate();
-    host.dispatchEvent(new CustomEvent('chatbot-reply', { detail: { text: reply, localId: entry.localId }, bubbles: true, composed: true }));
+    host.dispatchEvent(
+      new CustomEvent('chatbot-reply', { detail: { text: reply, localId: entry.localId }, bubbles: true, composed: true }),
+    );
     this.context.changed();
     this.onConfirmed();
   }
@@ -307,7 +318,12 @@ export class OutboxSender {
     const failed: OutboxEntry = {
       ...entry,
       state: 'failed',
-      error: { kind: error.kind, status: error.status, detail: error.detail, ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}) },
+      error: {
+        kind: error.kind,
+        status: error.status,
+        detail: error.detail,
+        ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+      },
       ...(error.retryAfter ? { retryAt: Date.now() + error.retryAfter * 1000 } : {}),
     };
     await this.outbox.put(failed);
@@ -355,12 +371,26 @@ export class OutboxSender {
       for (const c of this.confirmed) {
         if (held(c, ids)) continue;
         const [question, reply] = c.stored ?? [];
-        list.push(question ? toView(question) : { key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' });
-        list.push(reply ? toView(reply) : { key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' });
+        list.push(
+          question
+            ? toView(question)
+            : { key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' },
+        );
+        list.push(
+          reply ? toView(reply) : { key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' },
+        );
       }
     }
     for (const entry of this.entries) {
-      list.push({ key: entry.localId, sender: 'user', text: entry.content, url: entry.file, createdAt: entry.createdAt, state: entry.state, entry });
+      list.push({
+        key: entry.localId,
+        sender: 'user',
+        text: entry.content,
+        url: entry.file,
+        createdAt: entry.createdAt,
+        state: entry.state,
+        entry,
+      });
     }
     return list;
   }

@@ -36,10 +36,14 @@ export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{1,128}$/;
  */
 export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
-const usable = (entry: OutboxEntry) => !!entry && typeof entry.localId === 'string' && typeof entry.content === 'string' && typeof entry.createdAt === 'string';
+const usable = (entry: OutboxEntry) =>
+  !!entry && typeof entry.localId === 'string' && typeof entry.content === 'string' && typeof entry.createdAt === 'string';
 
 /** Sending order: as written (local ids sort by creation time, see {@link newLocalId}). */
 export const byCreation = (a: OutboxEntry, b: OutboxEntry) => (a.localId > b.localId ? 1 : a.localId < b.localId ? -1 : 0);

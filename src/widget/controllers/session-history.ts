@@ -83,7 +83,8 @@ export class SessionHistory {
    * never changes) as the last one-message page of the session, and kept in IndexedDB.
    */
   private async fetchFirstLines(connection: Connection, sessions: readonly ChatSession[]) {
-    for (const session of sessions) if (!this.firstLines.has(session.id) && session.messageCount > 0) this.linesWanted.set(session.id, session);
+    for (const session of sessions)
+      if (!this.firstLines.has(session.id) && session.messageCount > 0) this.linesWanted.set(session.id, session);
     if (this.fetchingLines) return;
     this.fetchingLines = true;
     try {

@@ -64,13 +64,22 @@ class FallbackStorage implements KeyValueStorage {
   }
 
   get<T>(key: string) {
-    return this.run((s) => get<T>(key, s), (m) => m.get<T>(key));
+    return this.run(
+      (s) => get<T>(key, s),
+      (m) => m.get<T>(key),
+    );
   }
   set(key: string, value: unknown) {
-    return this.run((s) => set(key, value, s), (m) => m.set(key, value));
+    return this.run(
+      (s) => set(key, value, s),
+      (m) => m.set(key, value),
+    );
   }
   delete(key: string) {
-    return this.run((s) => del(key, s), (m) => m.delete(key));
+    return this.run(
+      (s) => del(key, s),
+      (m) => m.delete(key),
+    );
   }
   deletePrefix(prefix: string) {
     return this.run(

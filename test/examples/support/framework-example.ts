@@ -38,7 +38,11 @@ const work = mkdtempSync(join(tmpdir(), 'chatbot-examples-'));
 async function startBackendAndBrowser(): Promise<void> {
   const executablePath = await findBrowser();
   if (!executablePath) throw new Error(INSTALL_HINT);
-  emulator = createEmulator({ db: ':memory:', chatbots: [CHATBOT], replySource: { name: 'echo', reply: async (request) => `You said: ${request.content}` } });
+  emulator = createEmulator({
+    db: ':memory:',
+    chatbots: [CHATBOT],
+    replySource: { name: 'echo', reply: async (request) => `You said: ${request.content}` },
+  });
   upstream = await emulator.listen({ port: 0 });
   const handler = createSigningHandler({
     apiBaseUrl: upstream.url,
@@ -77,7 +81,12 @@ function check(command: string, args: string[], cwd: string): void {
   assert.equal(result.status, 0, `${command.split('/').pop()} ${args.join(' ')} in ${cwd}:\n${result.stdout}${result.stderr}`);
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 /** The built example at `/`, the signing handler at `/chatbot/`, on one origin. */
 async function serve(dist: string): Promise<{ origin: string; server: Server }> {
@@ -110,7 +119,9 @@ async function drive(origin: string, text: string): Promise<void> {
     assert.match((await part('header').textContent()) ?? '', new RegExp(STRINGS.heading), 'strings.heading applied');
     await part('input').fill(text);
     await part('input').press('Enter');
-    await part('message-bot').filter({ hasText: `You said: ${text}` }).waitFor({ timeout: 15_000 });
+    await part('message-bot')
+      .filter({ hasText: `You said: ${text}` })
+      .waitFor({ timeout: 15_000 });
     await page.locator('#last-reply', { hasText: `You said: ${text}` }).waitFor({ timeout: 5_000 });
     assert.deepEqual(errors, []);
   } finally {
@@ -181,7 +192,10 @@ export function testExample(which: keyof typeof variants): void {
     const outDir = join(work, variant.name.replace(/\W+/g, '-'));
     await build({ root: dir, logLevel: 'silent', ...variant.vite, build: { outDir, emptyOutDir: true } });
     if (variant.bundleHas) {
-      const bundle = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(outDir, 'assets', f), 'utf8')).join('\n');
+      const bundle = readdirSync(join(outDir, 'assets'))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => readFileSync(join(outDir, 'assets', f), 'utf8'))
+        .join('\n');
       assert.ok(variant.bundleHas.test(bundle), `the bundle carries ${variant.name}`);
     }
     const { origin, server } = await serve(outDir);

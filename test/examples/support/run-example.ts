@@ -24,7 +24,8 @@ export function tool(relativePath: string, installHint: string): string {
 
 /** Links examples/node_modules/chatbot-widget to the repository, whose dist/ must be built. */
 export function linkPackage(): void {
-  if (!existsSync(join(root, 'dist/lib/server/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm install runs it too).');
+  if (!existsSync(join(root, 'dist/lib/server/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` (npm install runs it too).');
   const modules = join(examplesDir, 'node_modules');
   const link = join(modules, 'chatbot-widget');
   mkdirSync(modules, { recursive: true });
@@ -49,7 +50,13 @@ export function startEmulator(): Promise<Harness> {
 
 /** The environment every example reads. */
 export function exampleEnv(emulator: Harness, port: number): Record<string, string> {
-  return { CHATBOT_API_BASE_URL: emulator.url, CHATBOT_API_KEY: BOT_A.apiKey, CHATBOT_API_SECRET: BOT_A.apiSecret, CHATBOT_ID: BOT_A.id, PORT: String(port) };
+  return {
+    CHATBOT_API_BASE_URL: emulator.url,
+    CHATBOT_API_KEY: BOT_A.apiKey,
+    CHATBOT_API_SECRET: BOT_A.apiSecret,
+    CHATBOT_ID: BOT_A.id,
+    PORT: String(port),
+  };
 }
 
 export interface RunningExample {
@@ -63,7 +70,15 @@ export interface RunningExample {
  * process gets its own group, so stopping it stops whatever it started (workerd, Next's workers).
  * The caller stops it (in an `after` hook).
  */
-export async function startExample(options: { name: string; command: string; args: string[]; env: Record<string, string>; port: number; timeoutMs?: number; cwd?: string }): Promise<RunningExample> {
+export async function startExample(options: {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  timeoutMs?: number;
+  cwd?: string;
+}): Promise<RunningExample> {
   const cwd = options.cwd ?? join(examplesDir, options.name);
   const child: ChildProcess = spawn(options.command, options.args, {
     cwd,
@@ -87,14 +102,19 @@ export async function startExample(options: { name: string; command: string; arg
   const origin = `http://127.0.0.1:${options.port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (true) {
-    if (child.exitCode !== null) throw new Error(`${options.command} ${options.args.join(' ')} exited with ${child.exitCode} in examples/${options.name}:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `${options.command} ${options.args.join(' ')} exited with ${child.exitCode} in examples/${options.name}:\n${output()}`,
+      );
     try {
       await fetch(`${origin}/chatbot/nope`, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`examples/${options.name} did not answer on ${origin} within ${(options.timeoutMs ?? 60_000) / 1000} s:\n${output()}`);
+        throw new Error(
+          `examples/${options.name} did not answer on ${origin} within ${(options.timeoutMs ?? 60_000) / 1000} s:\n${output()}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -102,7 +122,12 @@ export async function startExample(options: { name: string; command: string; arg
   return { origin, output, stop };
 }
 
-async function call(origin: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function call(
+  origin: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(`${origin}${path}`, {
     method,
     headers: {
@@ -128,7 +153,12 @@ async function call(origin: string, method: string, path: string, options: { tok
  * upstream, and a 429 with Retry-After once a send limit is spent.
  * `headers` go on every request (a platform's client-address header, for instance).
  */
-export async function driveConversation(example: RunningExample, emulator: Harness, runtime: string, headers: Record<string, string> = {}): Promise<void> {
+export async function driveConversation(
+  example: RunningExample,
+  emulator: Harness,
+  runtime: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const where = () => `\n--- ${runtime} output ---\n${example.output()}`;
   const visitor = await call(example.origin, 'POST', '/chatbot/visitor', { body: {}, headers });
   assert.equal(visitor.status, 200, visitor.text + where());
@@ -145,7 +175,9 @@ export async function driveConversation(example: RunningExample, emulator: Harne
   assert.deepEqual(texts, [content, `You said: ${content}`].sort());
   // Stored under the identity the handler issued, not the userId the browser sent.
   assert.ok((list.json.data as { chatUserId: string }[]).every((m) => m.chatUserId === userId));
-  const stored = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
+  const stored = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, {
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   assert.equal(stored.body.totalItems, 2);
 
   // The same Idempotency-Key twice: the first answer again, and one message stored upstream.
@@ -157,7 +189,9 @@ export async function driveConversation(example: RunningExample, emulator: Harne
   assert.equal(repeat.status, 200, repeat.text + where());
   assert.equal(repeat.text, first.text);
   assert.equal(repeat.headers.get('idempotency-replayed'), 'true');
-  const afterRepeat = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, { timestamp: Math.floor(Date.now() / 1000) });
+  const afterRepeat = await emulator.call('GET', `/Dev/${BOT_A.id}/messages?userId=${encodeURIComponent(userId)}`, {
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   assert.equal(afterRepeat.body.totalItems, 4, 'the repeated send was stored once (question and reply)');
 
   // 10 sends a minute per identity: 21 attempts put 11 into one minute even across a boundary.
@@ -178,7 +212,9 @@ export async function driveConversation(example: RunningExample, emulator: Harne
  */
 export async function assertVisitorsCountedPerAddress(origin: string, header: string): Promise<void> {
   const newVisitor = (ip: string) =>
-    fetch(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', [header]: ip }, body: '{}' }).then((r) => r.status);
+    fetch(`${origin}/chatbot/visitor`, { method: 'POST', headers: { 'Content-Type': 'application/json', [header]: ip }, body: '{}' }).then(
+      (r) => r.status,
+    );
   const statuses = [];
   for (let i = 0; i < 61; i++) statuses.push(await newVisitor('203.0.113.9'));
   assert.ok(statuses.includes(429), String(statuses));

@@ -50,7 +50,13 @@ export async function startFaultyStack(
     async stored(userId) {
       // Read straight from the emulator (not through the proxy or the handler): the verdict.
       const { ChatbotClient } = await import('../../../src/client/index.js');
-      const client = new ChatbotClient({ baseUrl: server.url, apiKey: STACK_BOT.apiKey, apiSecret: STACK_BOT.apiSecret, chatbotId: STACK_BOT.id, retry: false });
+      const client = new ChatbotClient({
+        baseUrl: server.url,
+        apiKey: STACK_BOT.apiKey,
+        apiSecret: STACK_BOT.apiSecret,
+        chatbotId: STACK_BOT.id,
+        retry: false,
+      });
       const page = await client.listMessages({ userId, pageSize: 100 });
       return [...page.data].reverse();
     },

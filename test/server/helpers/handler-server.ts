@@ -19,7 +19,10 @@ export interface RunningHandler {
   close(): Promise<void>;
 }
 
-export async function startHandler(upstream: Pick<RecordingUpstream, 'baseUrl'>, options: Partial<SigningHandlerOptions> = {}): Promise<RunningHandler> {
+export async function startHandler(
+  upstream: Pick<RecordingUpstream, 'baseUrl'>,
+  options: Partial<SigningHandlerOptions> = {},
+): Promise<RunningHandler> {
   const logs: CapturedLog[] = [];
   const handler = createSigningHandler({
     apiBaseUrl: upstream.baseUrl,
@@ -73,21 +76,24 @@ export function rawRequest(port: number, { method = 'GET', path, headers = {}, b
   return new Promise((resolve, reject) => {
     // An explicit length: Node sends DELETE and friends without one, and the body would be read as a second request.
     const length: Record<string, string> = body !== undefined && !chunkSize ? { 'Content-Length': String(Buffer.byteLength(body)) } : {};
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { Connection: 'close', ...length, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers: { Connection: 'close', ...length, ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     // The handler may answer and close before reading a large body: that is not a failure here.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
@@ -104,7 +110,12 @@ export function rawRequest(port: number, { method = 'GET', path, headers = {}, b
 
 /** A fresh visitor token from the handler. */
 export async function newVisitor(port: number, headers: Record<string, string> = {}): Promise<{ token: string; userId: string }> {
-  const response = await rawRequest(port, { method: 'POST', path: '/chatbot/visitor', headers: { 'Content-Type': 'application/json', ...headers }, body: '{}' });
+  const response = await rawRequest(port, {
+    method: 'POST',
+    path: '/chatbot/visitor',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: '{}',
+  });
   if (response.status !== 200) throw new Error(`POST /visitor answered ${response.status}: ${response.text}`);
   return response.json.data;
 }

@@ -158,19 +158,32 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
     if (record.method === 'POST' && route === '/message') {
       const input = JSON.parse(record.body) as { user?: { id?: string; name?: string }; message?: { content?: string; file?: string } };
       if (!input.user?.name) {
-        return send(res, 400, { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'One or more validation errors occurred.', status: 400, errors: { 'user.name': ['The name field is required.'] }, traceId: '00-abc' });
+        return send(res, 400, {
+          type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+          title: 'One or more validation errors occurred.',
+          status: 400,
+          errors: { 'user.name': ['The name field is required.'] },
+          traceId: '00-abc',
+        });
       }
       store({ chatUserId: input.user.id!, text: input.message!.content!, ...(input.message?.file ? { url: input.message.file } : {}) });
       store({ chatUserId: input.user.id!, text: `You said: ${input.message!.content}`, senderType: 'Bot' });
-      return send(res, 200, { data: `You said: ${input.message!.content}`, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 }, {
-        'X-RateLimit-Limit': '100',
-        'X-RateLimit-Remaining': '99',
-        'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 3600),
-      });
+      return send(
+        res,
+        200,
+        { data: `You said: ${input.message!.content}`, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 },
+        {
+          'X-RateLimit-Limit': '100',
+          'X-RateLimit-Remaining': '99',
+          'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 3600),
+        },
+      );
     }
     if (record.method !== 'GET') return send(res, 404, { data: null, error: 'Not found' });
     if (route === '/messages') {
-      const list = messages.filter((m) => (!q.has('userId') || m.chatUserId === q.get('userId')) && (!q.has('sessionId') || m.chatSessionId === q.get('sessionId')));
+      const list = messages.filter(
+        (m) => (!q.has('userId') || m.chatUserId === q.get('userId')) && (!q.has('sessionId') || m.chatSessionId === q.get('sessionId')),
+      );
       return send(res, 200, page(list, q));
     }
     if (route === '/messages/count') return send(res, 200, { data: messages.length, error: null });
@@ -183,13 +196,26 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       const ids = [...new Set(messages.filter((m) => !q.has('userId') || m.chatUserId === q.get('userId')).map((m) => m.chatSessionId))];
       const sessions = ids.map((id) => {
         const own = messages.filter((m) => m.chatSessionId === id);
-        return { id, chatUserId: own[0]!.chatUserId, createdAt: own.at(-1)!.createdAt, lastMessageAt: own[0]!.createdAt, messageCount: own.length };
+        return {
+          id,
+          chatUserId: own[0]!.chatUserId,
+          createdAt: own.at(-1)!.createdAt,
+          lastMessageAt: own[0]!.createdAt,
+          messageCount: own.length,
+        };
       });
       return send(res, 200, page(sessions, q));
     }
     if (route === '/users') {
       const ids = [...new Set(messages.map((m) => m.chatUserId))];
-      return send(res, 200, page(ids.map((id) => ({ id, name: 'Visitor', createdAt: '', lastMessageAt: '', messageCount: 1 })), q));
+      return send(
+        res,
+        200,
+        page(
+          ids.map((id) => ({ id, name: 'Visitor', createdAt: '', lastMessageAt: '', messageCount: 1 })),
+          q,
+        ),
+      );
     }
     return send(res, 404, { data: null, error: 'Not found' });
   }

@@ -20,7 +20,6 @@ const handler = createSigningHandler({
   limits: { visitorsPerMinutePerAddress: 3 },
 });
 
-Deno.serve(
-  { port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`LISTENING ${port}`) },
-  (request, info) => handler(request, { clientAddress: info.remoteAddr.hostname }),
+Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`LISTENING ${port}`) }, (request, info) =>
+  handler(request, { clientAddress: info.remoteAddr.hostname }),
 );

@@ -26,14 +26,22 @@ export function reportDone(): void {
 }
 
 /** In the Node test: runs the runner to its end and returns each check's outcome by name. */
-export async function runCases(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Map<string, CaseOutcome>> {
+export async function runCases(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<Map<string, CaseOutcome>> {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const lines = stdout.trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as CaseOutcome & { done?: boolean });
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as CaseOutcome & { done?: boolean });
   assert.ok(lines.at(-1)?.done, `${command} did not finish the checks (exit ${code}):\n${stdout}\n${stderr}`);
   return new Map(lines.filter((line) => line.name).map((line) => [line.name, line]));
 }

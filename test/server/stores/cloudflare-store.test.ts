@@ -23,7 +23,10 @@ async function check(path: string): Promise<void> {
 describe('the Durable Object store under workerd (wrangler dev)', () => {
   it('the Worker runs the same store cases as every other store', async () => {
     const names = await (await fetch(`${worker.origin}/cases`)).json();
-    assert.deepEqual(names, STORE_CASES.map((c) => c.name));
+    assert.deepEqual(
+      names,
+      STORE_CASES.map((c) => c.name),
+    );
   });
 
   for (const shards of [1, 4]) {

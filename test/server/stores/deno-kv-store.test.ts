@@ -28,7 +28,16 @@ describe('createDenoKvStore under Deno', () => {
       outcomes = await runCases(
         deno,
         // --unstable-kv: Deno.openKv is still behind this flag in Deno 2; the KV file is the only thing it may touch.
-        ['run', '--unstable-kv', '--sloppy-imports', '--no-lock', `--allow-read=${dir}`, `--allow-write=${dir}`, 'test/server/stores/deno/run-store-cases.ts', join(dir, 'store.sqlite')],
+        [
+          'run',
+          '--unstable-kv',
+          '--sloppy-imports',
+          '--no-lock',
+          `--allow-read=${dir}`,
+          `--allow-write=${dir}`,
+          'test/server/stores/deno/run-store-cases.ts',
+          join(dir, 'store.sqlite'),
+        ],
         { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' } },
       );
     } finally {

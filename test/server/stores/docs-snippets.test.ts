@@ -32,7 +32,12 @@ function project(files: Record<string, string>, dependencies: string[]): string 
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(root.replace(/\/$/, ''), join(dir, 'node_modules/chatbot-widget'));
   for (const name of dependencies) symlinkSync(join(root, 'node_modules', name), join(dir, 'node_modules', name));
-  const manifest = { name: 'docs-snippet', private: true, type: 'module', dependencies: Object.fromEntries(['chatbot-widget', ...dependencies].map((name) => [name, '*'])) };
+  const manifest = {
+    name: 'docs-snippet',
+    private: true,
+    type: 'module',
+    dependencies: Object.fromEntries(['chatbot-widget', ...dependencies].map((name) => [name, '*'])),
+  };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -49,7 +54,18 @@ interface Started {
 /** Starts a snippet's process on a free port and waits until it answers. */
 async function startProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Started> {
   const port = await freePort();
-  const child: ChildProcess = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1', PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DENO_NO_UPDATE_CHECK: '1',
+      NO_COLOR: '1',
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -60,7 +76,7 @@ async function startProcess(command: string, args: string[], cwd: string, env: R
     child.kill();
     await exited;
   };
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}:\n${output}`);
     try {
       await fetch(origin, { signal: AbortSignal.timeout(2_000) });
@@ -78,7 +94,10 @@ async function startProcess(command: string, args: string[], cwd: string, env: R
 async function call(origin: string, method: string, path: string, token?: string) {
   const response = await fetch(`${origin}/chatbot${path}`, {
     method,
-    headers: { ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(method === 'POST' ? { 'Content-Type': 'application/json' } : {}),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: method === 'POST' ? '{}' : undefined,
   });
   const text = await response.text();
@@ -108,7 +127,12 @@ async function actAsOne(first: Started, second: Started): Promise<void> {
   assert.ok(statuses.includes(429), `the limit holds across both: ${statuses}`);
 }
 
-const upstreamEnv = (upstream: RecordingUpstream) => ({ CHATBOT_API_BASE_URL: upstream.baseUrl, CHATBOT_API_KEY: API_KEY, CHATBOT_API_SECRET: API_SECRET, CHATBOT_ID });
+const upstreamEnv = (upstream: RecordingUpstream) => ({
+  CHATBOT_API_BASE_URL: upstream.baseUrl,
+  CHATBOT_API_KEY: API_KEY,
+  CHATBOT_API_SECRET: API_SECRET,
+  CHATBOT_ID,
+});
 
 describe('docs/stores.md, run as written', () => {
   let upstream: RecordingUpstream;

@@ -83,7 +83,10 @@ for (const [name, connect] of Object.entries(clients)) {
       const key = `shared:${randomUUID()}`;
       const expiresAt = Date.now() + 60_000;
       const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).increment(key, expiresAt)));
-      assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...counts].sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       assert.equal(await first.add(`${key}:record`, 'claimed', expiresAt), true);
       assert.equal(await second.add(`${key}:record`, 'again', expiresAt), false);
       assert.equal(await second.swap(`${key}:record`, 'claimed', 'done', expiresAt), true);

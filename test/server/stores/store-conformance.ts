@@ -29,7 +29,10 @@ export const STORE_CASES: readonly StoreCase[] = [
       const k = key('race');
       const expiresAt = LATER();
       const results = await Promise.all(Array.from({ length: 50 }, () => store.increment(k, expiresAt)));
-      assert.deepEqual([...results].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+      assert.deepEqual(
+        [...results].sort((a, b) => a - b),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
     },
   },
   {

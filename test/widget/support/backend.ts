@@ -141,13 +141,27 @@ export async function startBackend(): Promise<Backend> {
   const unlimitedAddress = { visitorsPerMinutePerAddress: 100_000, sendsPerMinutePerAddress: 100_000, dailyQuotaSharePerAddress: 1 };
   const handler = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
   const limited = createSigningHandler({ ...common, limits: { sendsPerMinute: 2, sendsPerDay: 100_000, ...unlimitedAddress } });
-  const adminOff = createSigningHandler({ ...common, authorizeAdmin: undefined, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const adminOff = createSigningHandler({
+    ...common,
+    authorizeAdmin: undefined,
+    limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
+  });
   const fewADay = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 5, ...unlimitedAddress } });
   // The exactly-once suite's upstream: slow (held before storing and again before answering, over
   // a second in all) and dropping a quarter of the sends' connections after upstream stored them,
   // from a fixed seed so a failing run can be replayed.
-  const faulty = await startFaultyUpstream({ target: new URL(upstream.url).origin, delayBeforeMs: 300, delayAfterMs: 800, dropProbability: 0.25, seed: 9 });
-  const stressed = createSigningHandler({ ...common, apiBaseUrl: faulty.baseUrl, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+  const faulty = await startFaultyUpstream({
+    target: new URL(upstream.url).origin,
+    delayBeforeMs: 300,
+    delayAfterMs: 800,
+    dropProbability: 0.25,
+    seed: 9,
+  });
+  const stressed = createSigningHandler({
+    ...common,
+    apiBaseUrl: faulty.baseUrl,
+    limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
+  });
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
@@ -160,7 +174,11 @@ export async function startBackend(): Promise<Backend> {
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
-    const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, { method: ctx.method, headers, body: body ? new Uint8Array(body) : undefined });
+    const request = new Request(`${ctx.protocol}://${ctx.host}${path}`, {
+      method: ctx.method,
+      headers,
+      body: body ? new Uint8Array(body) : undefined,
+    });
     const target = namespace.startsWith('limited-')
       ? limited
       : namespace.startsWith('daily-')
@@ -254,7 +272,12 @@ export async function startBackend(): Promise<Backend> {
 
   return {
     middleware,
-    cliEnv: { CHATBOT_API_BASE_URL: upstream.url, CHATBOT_API_KEY: CHATBOT.apiKey, CHATBOT_API_SECRET: CHATBOT.apiSecret, CHATBOT_ID: CHATBOT.id },
+    cliEnv: {
+      CHATBOT_API_BASE_URL: upstream.url,
+      CHATBOT_API_KEY: CHATBOT.apiKey,
+      CHATBOT_API_SECRET: CHATBOT.apiSecret,
+      CHATBOT_ID: CHATBOT.id,
+    },
     async stop() {
       await faulty.close();
       await upstream.close();

@@ -71,7 +71,12 @@ export async function typeAndSend(el: ChatbotWidget, text: string) {
 }
 
 export const bubbleTexts = (el: HTMLElement, name = 'message') =>
-  parts(el, name).map((m) => m.querySelector('.bubble')!.textContent!.replace(/^\s*(You|Assistant):/, '').trim());
+  parts(el, name).map((m) =>
+    m
+      .querySelector('.bubble')!
+      .textContent!.replace(/^\s*(You|Assistant):/, '')
+      .trim(),
+  );
 
 /** Waits until the bot has answered `count` messages of this widget. */
 export const waitForReplies = (el: HTMLElement, count: number, timeout?: number) =>
@@ -146,7 +151,8 @@ export async function writeCachedConversation(
   await set(`identity|${base}`, { token: 'not-a-valid-token', userId }, store);
   await set(`index|${base}|${userId}|`, { current: sessionId, entries: { [sessionId]: [Date.now(), messages.length] } }, store);
   await set(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages, totalItems: messages.length }, store);
-  if (firstPaint) await set(`paint|${base}|`, { userId, conversation: { sessionId, messages: messages.slice(-60), totalItems: messages.length } }, store);
+  if (firstPaint)
+    await set(`paint|${base}|`, { userId, conversation: { sessionId, messages: messages.slice(-60), totalItems: messages.length } }, store);
 }
 
 /** Resolves with the message keys of the first render that shows bubbles (watched from the start). */

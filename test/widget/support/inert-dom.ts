@@ -39,7 +39,8 @@ export function inertProblems(root: ParentNode, whitelist: Record<string, readon
       if (name.toLowerCase().startsWith('on')) problems.push(`${el.tagName} has ${name}`);
       else if (!allowed.includes(name)) problems.push(`${el.tagName} has ${name}="${value}"`);
     }
-    if (el.tagName === 'P' && el.hasAttribute('class') && el.getAttribute('class') !== 'plain') problems.push(`P has class ${el.getAttribute('class')}`);
+    if (el.tagName === 'P' && el.hasAttribute('class') && el.getAttribute('class') !== 'plain')
+      problems.push(`P has class ${el.getAttribute('class')}`);
     if (el.tagName === 'A') problems.push(...linkProblems(el as HTMLAnchorElement));
   }
   return problems;
@@ -66,7 +67,8 @@ export function linkProblems(a: HTMLAnchorElement): string[] {
  * Elements that load or run something, anywhere in the widget (its own SVG icons and composer
  * form are fine; inside a reply the whitelist refuses everything else anyway).
  */
-export const ACTIVE_ELEMENTS = 'img, iframe, frame, script, style, link, object, embed, video, audio, source, picture, base, meta, input[type=image], svg script, svg foreignObject, svg image, svg use, math, template';
+export const ACTIVE_ELEMENTS =
+  'img, iframe, frame, script, style, link, object, embed, video, audio, source, picture, base, meta, input[type=image], svg script, svg foreignObject, svg image, svg use, math, template';
 
 /** The other loopback name: a third-party origin for the browser, the same test server behind it. */
 export function thirdPartyOrigin(): string {

@@ -40,13 +40,16 @@ export function unmountUsage() {
 
 /** GET of an admin route with the admin token, as the element would make it. */
 export async function adminGet<T>(route: string, query: Record<string, string>): Promise<T> {
-  const response = await fetch(`${endpointOf('direct')}/admin/${route}?${new URLSearchParams(query)}`, { headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+  const response = await fetch(`${endpointOf('direct')}/admin/${route}?${new URLSearchParams(query)}`, {
+    headers: { 'X-Admin-Token': ADMIN_TOKEN },
+  });
   equal(response.status, 200, `${route}: status`);
   return (await response.json()).data as T;
 }
 
 export const countByMonth = (from: string, to: string) => adminGet<MonthlyUsage[]>('messages/count-by-month', { from, to });
-export const count = (from: string, to: string, sent?: boolean) => adminGet<number>('messages/count', sent === undefined ? { from, to } : { from, to, sent: String(sent) });
+export const count = (from: string, to: string, sent?: boolean) =>
+  adminGet<number>('messages/count', sent === undefined ? { from, to } : { from, to, sent: String(sent) });
 
 /** A displayed number ("1,234") as a number. */
 export const figure = (text: string | null | undefined) => Number((text ?? '').replace(/[^\d]/g, ''));

@@ -17,8 +17,27 @@ export const LONE_USER = 'usage-lone';
 let seeded: Promise<void> | undefined;
 
 function conversation(records: Record<string, unknown>[], user: string, session: string, at: number, text: string) {
-  records.push({ id: `${session}-q`, chatSessionId: session, chatUserId: user, userName: nameOf(user), senderType: 'User', text, createdAt: new Date(at).toISOString(), tokenCount: 7 });
-  records.push({ id: `${session}-a`, chatSessionId: session, chatUserId: user, userName: nameOf(user), senderType: 'Bot', text: `Answer to: ${text}`, createdAt: new Date(at + 1).toISOString(), tokenCount: 11, responseTime: 0.5 });
+  records.push({
+    id: `${session}-q`,
+    chatSessionId: session,
+    chatUserId: user,
+    userName: nameOf(user),
+    senderType: 'User',
+    text,
+    createdAt: new Date(at).toISOString(),
+    tokenCount: 7,
+  });
+  records.push({
+    id: `${session}-a`,
+    chatSessionId: session,
+    chatUserId: user,
+    userName: nameOf(user),
+    senderType: 'Bot',
+    text: `Answer to: ${text}`,
+    createdAt: new Date(at + 1).toISOString(),
+    tokenCount: 11,
+    responseTime: 0.5,
+  });
 }
 
 function nameOf(user: string) {
@@ -41,7 +60,12 @@ export function seedUsage(): Promise<void> {
       for (let c = 0; c < conversations; c++) {
         const user = c === 0 || c === 2 ? BUSIEST : USAGE_USERS[(i + c) % USAGE_USERS.length]!;
         // The first conversation at the month's first instant, the last ending on its last millisecond.
-        const at = c === 0 ? Date.UTC(year, month, 1) : c === conversations - 1 ? Date.UTC(year, month + 1, 1) - 2 : Date.UTC(year, month, 2 + c * 5, 10);
+        const at =
+          c === 0
+            ? Date.UTC(year, month, 1)
+            : c === conversations - 1
+              ? Date.UTC(year, month + 1, 1) - 2
+              : Date.UTC(year, month, 2 + c * 5, 10);
         conversation(records, user, `usage-s-${i}-${c}`, at, i === 100 && c === 0 ? HOSTILE_TEXT : `Question ${i}.${c}`);
       }
     }

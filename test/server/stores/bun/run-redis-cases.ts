@@ -12,7 +12,10 @@ const nodeRedis = createClient({ url });
 await nodeRedis.connect();
 const ioredis = new Redis(url);
 
-for (const [name, client] of [['redis 6', nodeRedis], ['ioredis 6', ioredis]] as const) {
+for (const [name, client] of [
+  ['redis 6', nodeRedis],
+  ['ioredis 6', ioredis],
+] as const) {
   for (const check of STORE_CASES) {
     const run = randomUUID();
     await reportCase(`${name}: ${check.name}`, () => check.run(createRedisStore(client), (key) => `bun:${run}:${key}`));

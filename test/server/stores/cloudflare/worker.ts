@@ -6,7 +6,13 @@
 //   POST /sweep              the alarm deletes expired rows
 //   POST /not-sqlite         a class bound as key-value storage rejects with how to fix it
 import assert from 'node:assert/strict';
-import { ChatbotStore, createDurableObjectStore, durableObjectNameFor, type ChatbotStoreNamespace, type ChatbotStoreStub } from '../../../../src/server/stores/cloudflare.js';
+import {
+  ChatbotStore,
+  createDurableObjectStore,
+  durableObjectNameFor,
+  type ChatbotStoreNamespace,
+  type ChatbotStoreStub,
+} from '../../../../src/server/stores/cloudflare.js';
 import { STORE_CASES } from '../store-conformance.js';
 
 export { ChatbotStore };
@@ -18,7 +24,8 @@ interface Env {
   OLD_KV_STORE: ChatbotStoreNamespace;
 }
 
-const objectNamed = (namespace: ChatbotStoreNamespace, name: string) => namespace.get(namespace.idFromName(name) as never) as ChatbotStoreStub;
+const objectNamed = (namespace: ChatbotStoreNamespace, name: string) =>
+  namespace.get(namespace.idFromName(name) as never) as ChatbotStoreStub;
 
 const checks: Record<string, (env: Env, url: URL) => Promise<void>> = {
   async '/spread'(env) {
@@ -27,9 +34,14 @@ const checks: Record<string, (env: Env, url: URL) => Promise<void>> = {
     const keys = Array.from({ length: 24 }, (_, i) => `key-${i}`);
     for (const key of keys) await store.add(key, 'x', Date.now() + 60_000);
     const counts = await Promise.all([0, 1, 2, 3].map((shard) => objectNamed(env.CHATBOT_STORE, `${name}:${shard}`).keyCount()));
-    assert.equal(counts.reduce((a, b) => a + b, 0), keys.length, 'each key is held by exactly one shard');
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      keys.length,
+      'each key is held by exactly one shard',
+    );
     assert.ok(counts.filter((n) => n > 0).length >= 3, `keys spread over the shards: ${counts}`);
-    for (const key of keys) assert.equal(await objectNamed(env.CHATBOT_STORE, durableObjectNameFor(key, { name, shards: 4 })).get(key), 'x');
+    for (const key of keys)
+      assert.equal(await objectNamed(env.CHATBOT_STORE, durableObjectNameFor(key, { name, shards: 4 })).get(key), 'x');
   },
   async '/sweep'(env) {
     const name = `sweep-${crypto.randomUUID()}`;

@@ -28,7 +28,10 @@ await reportCase('two databases handles on one file (two instances) share counte
     const b = createDenoKvStore(second);
     const expiresAt = Date.now() + 60_000;
     const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).increment('shared', expiresAt)));
-    assert.deepEqual([...counts].sort((x, y) => x - y), Array.from({ length: 20 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...counts].sort((x, y) => x - y),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
     assert.equal(await a.add('record', 'claimed', expiresAt), true);
     assert.equal(await b.add('record', 'again', expiresAt), false);
     assert.equal(await b.swap('record', 'claimed', 'done', expiresAt), true);
@@ -50,7 +53,7 @@ await reportCase('an entry past its expiry that KV has not deleted yet counts as
   assert.equal(await store.increment('counter', Date.now() + 60_000), 1);
 });
 
-await reportCase('keys live under the prefix, so the app\'s own keys stay apart', async () => {
+await reportCase("keys live under the prefix, so the app's own keys stay apart", async () => {
   const store = createDenoKvStore(memory, { prefix: ['site-a'] });
   await store.add('k', 'v', Date.now() + 60_000);
   const raw = await memory.get<{ value: string }>(['site-a', 'k']);
