@@ -24,9 +24,9 @@ function instantUpstream(): typeof fetch {
   let seq = 0;
   let newest: object[] = [];
   return async (input, init) => {
-    const url = new URL(String(input));
+    const url = new URL(input instanceof Request ? input.url : input);
     if (init?.method === 'POST') {
-      const { user, message } = JSON.parse(String(init.body)) as { user: { id: string }; message: { content: string } };
+      const { user, message } = JSON.parse(init.body as string) as { user: { id: string }; message: { content: string } };
       const at = Date.now();
       const record = (senderType: string, text: string, offset: number) => ({
         id: `m${++seq}`,

@@ -62,7 +62,7 @@ await tab.evaluate(
       const request = indexedDB.open('chatbot-widget');
       request.onupgradeneeded = () => request.result.createObjectStore('kv');
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
+      request.onerror = () => reject(request.error ?? new Error('indexedDB.open failed'));
     });
     const start = Date.now() - 3_600_000;
     const messages = Array.from({ length: count }, (_, i) => ({

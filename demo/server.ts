@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 
   // The handler is wired once the port is known (PORT=0 picks a free one), because it reaches
   // the emulator over loopback HTTP, exactly as it would reach the hosted API.
-  let handlerListener: Listener | undefined;
+  let handlerListener: Listener | undefined = undefined;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (emulator && (path === '/api' || path.startsWith('/api/'))) return emulator.listener(req, res);

@@ -18,7 +18,7 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promis
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (error?: unknown) => {
+    const finish = (error?: Error) => {
       if (done) return;
       done = true;
       req.off('data', onData);

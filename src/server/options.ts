@@ -149,10 +149,16 @@ function requireText(options: Record<string, unknown>, name: string, hint: strin
   return value;
 }
 
+/** A value for an error message: objects by kind, since String() would print "[object Object]". */
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  return value !== null && typeof value === 'object' ? 'an object' : String(value as string | number | boolean | null);
+}
+
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
-    fail(`${name} must be a whole number of at least 1, got ${String(value)}.`);
+    fail(`${name} must be a whole number of at least 1, got ${describeValue(value)}.`);
   return value;
 }
 

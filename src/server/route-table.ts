@@ -98,6 +98,7 @@ export class QueryReader {
   text(name: string, maxLength = 200): string | undefined {
     const value = this.single(name);
     if (value === undefined) return undefined;
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
     if (value.length === 0 || value.length > maxLength || /[\u0000-\u001f\u007f]/.test(value)) {
       refuse(400, `The ${name} parameter is not valid.`);
     }

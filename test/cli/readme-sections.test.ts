@@ -24,7 +24,7 @@ test('the emulator page says that --demo-data adds on every start, and how to st
 test("the cli page's example question gets a real answer from the default replies", async () => {
   const question = /npm run --silent api -- send "([^"]+)"/.exec(section('cli'))?.[1];
   assert.ok(question, 'an example send in docs/cli.md');
-  const replies = await createDefaultReplySource();
+  const replies = createDefaultReplySource();
   const answer = await replies.reply({ chatbotId: 'demo', userId: 'u', userName: 'Zoë', sessionId: 's', content: question, history: [] });
   // Not the README's own command list echoed back (what "What does the free tier include?" got),
   // but an answer from the docs.

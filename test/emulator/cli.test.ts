@@ -131,7 +131,7 @@ test('with --db :memory:, the banner says the demo credentials and data last onl
     run.banner.includes(`  secret    ${secret}   (generated for this run: with --db :memory:, the next start has new credentials)`),
     run.banner,
   );
-  assert.match(run.banner, /^  database  :memory: \(in memory: nothing is kept after exit\)$/m);
+  assert.match(run.banner, /^ {2}database {2}:memory: \(in memory: nothing is kept after exit\)$/m);
   assert.doesNotMatch(run.banner, /kept across restarts|the same on every start/);
   assert.equal(await run.stop(), 0);
 });

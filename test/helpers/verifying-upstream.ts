@@ -3,7 +3,7 @@
 // code (independent-signer.ts, node:crypto), over the RAW request target and the RAW body bytes
 // it received, records each request for assertions, and answers from a script or from a
 // minimal canned upstream. It is not the emulator: no storage, no validation beyond auth.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { independentVerify } from './independent-signer.js';
 
@@ -82,7 +82,7 @@ export async function startVerifyingUpstream(options: VerifyingUpstreamOptions =
   const queue: Array<ScriptedResponse | Responder> = [];
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const bodyBytes = Buffer.concat(chunks);
@@ -128,6 +128,10 @@ export async function startVerifyingUpstream(options: VerifyingUpstreamOptions =
     const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/json; charset=utf-8', ...answer.headers });
     res.end(text);
+  };
+  // A responder that throws fails the request the client is waiting on, not the test process.
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

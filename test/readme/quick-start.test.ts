@@ -33,7 +33,7 @@ let work: string;
 let server: ChildProcess | undefined;
 
 before(async () => {
-  emulator = await createEmulator({
+  emulator = createEmulator({
     db: ':memory:',
     chatbots: [CHATBOT],
     replySource: { name: 'echo', reply: async (r) => `Echo: ${r.content}` },

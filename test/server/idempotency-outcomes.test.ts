@@ -4,13 +4,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
-import {
-  createSigningHandler,
-  MemoryStore,
-  StoreFullError,
-  type HandlerStore,
-  type SigningHandlerOptions,
-} from '../../src/server/index.js';
+import { createSigningHandler, MemoryStore, type HandlerStore, type SigningHandlerOptions } from '../../src/server/index.js';
 import { TEXT } from '../../src/server/responses.js';
 import type { CapturedLog } from './helpers/handler-server.js';
 

@@ -50,7 +50,7 @@ function expectInertBubbles(el: ChatbotWidget) {
           (child.tagName === 'SPAN' && child.children.length === 0) ||
           (child.tagName === 'DIV' && child.querySelectorAll('*').length === 1 && child.querySelector('a'));
         assert(ok, `visitor bubble holds ${child.outerHTML.slice(0, 120)}`);
-        child.querySelectorAll('a').forEach((a) => equal(inertProblems(child).join('; '), ''));
+        if (child.querySelector('a')) equal(inertProblems(child).join('; '), '');
       } else {
         const wrapper = document.createElement('div');
         wrapper.append(child.cloneNode(true));

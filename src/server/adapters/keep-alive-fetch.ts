@@ -76,7 +76,7 @@ export const keepAliveFetch: typeof fetch = (input, init = {}) => {
   return new Promise<Response>((resolve, reject) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-    if (body != null) headers['content-length'] = String(Buffer.byteLength(body));
+    if (body !== null && body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const secure = url.protocol === 'https:';
     const request = (secure ? httpsRequest : httpRequest)(
       url,

@@ -94,7 +94,9 @@ class RedisStore implements HandlerStore {
 
   async get(key: string): Promise<string | undefined> {
     const value = await this.bounded('get', this.send(['GET', this.prefix + key]));
-    return value === null || value === undefined ? undefined : String(value);
+    if (value === null || value === undefined) return undefined;
+    // Clients configured to return buffers hand back bytes; the stored values are UTF-8 text.
+    return value instanceof Uint8Array ? new TextDecoder().decode(value) : String(value as string);
   }
 
   async add(key: string, value: string, expiresAt: number): Promise<boolean> {

@@ -51,6 +51,7 @@ import { hostStyles } from './chatbot-usage.styles.js';
  * @cssprop --chatbot-font-size - base font size
  * @cssprop --chatbot-radius - corner radius
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below only adds typed event-listener overloads
 export class ChatbotUsage extends LitElement {
   static override styles = hostStyles;
 
@@ -100,6 +101,7 @@ export class ChatbotUsage extends LitElement {
 }
 
 // Typed listeners for the element's own event detail.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- only overloads of methods HTMLElement implements
 export interface ChatbotUsage {
   addEventListener<K extends keyof ChatbotUsageEventMap>(
     type: K,

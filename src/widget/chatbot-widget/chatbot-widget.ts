@@ -344,7 +344,7 @@ export class ChatbotWidget extends LitElement {
       if (this.open) {
         void this.chat.conversation.revalidate();
         this.stickToBottom = true;
-        if (this.mode === 'floating') this.updateComplete.then(() => this.input?.focus());
+        if (this.mode === 'floating') void this.updateComplete.then(() => this.input?.focus());
       } else if (this.mode === 'floating' && this.matches(':focus-within')) {
         this.launcher?.focus();
       }
@@ -434,7 +434,7 @@ export class ChatbotWidget extends LitElement {
       if (this.historyOpen) this.historyOpen = false;
       else {
         this.hide();
-        this.updateComplete.then(() => this.launcher?.focus());
+        void this.updateComplete.then(() => this.launcher?.focus());
       }
       return;
     }
@@ -564,7 +564,7 @@ export class ChatbotWidget extends LitElement {
     this.firstKey = this.lastKey = undefined;
     this.stickToBottom = true;
     void this.chat.conversation.viewSession(sessionId);
-    this.updateComplete.then(() => this.list?.focus());
+    void this.updateComplete.then(() => this.list?.focus());
   }
 
   private backToChat() {

@@ -100,7 +100,7 @@ export class ChatController implements ReactiveController {
     const transport = new Transport(
       endpoint,
       this.storage,
-      () => this.onIdentity(connection),
+      () => void this.onIdentity(connection),
       (quota) => {
         this.quota = quota;
         this.host.requestUpdate();

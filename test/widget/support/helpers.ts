@@ -54,7 +54,8 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
     } catch (error) {
       last = error;
     }
-    if (performance.now() - start > timeout) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (performance.now() - start > timeout)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${last instanceof Error ? last.message : String(last as string)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -187,7 +188,7 @@ export function recordSends(): { attempts: SentAttempt[]; stop(): void } {
     const url = input instanceof Request ? input.url : String(input);
     if (init?.method === 'POST' && /\/chatbot\/message$/.test(new URL(url, document.baseURI).pathname)) {
       const headers = new Headers(init.headers);
-      attempts.push({ key: headers.get('Idempotency-Key'), content: JSON.parse(String(init.body)).content });
+      attempts.push({ key: headers.get('Idempotency-Key'), content: JSON.parse(init.body as string).content });
     }
     return original(input, init);
   };
