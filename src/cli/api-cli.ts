@@ -123,7 +123,8 @@ export async function runChatbotApi(
     } catch (error) {
       if (!(error instanceof ChatbotError)) throw error;
       if (error instanceof ChatbotHttpError && error.body !== undefined) io.stdout(`${JSON.stringify(error.body, null, 2)}\n`);
-      fail(error.message);
+      const hint = error instanceof ChatbotHttpError ? REFUSED_HINT[error.status] : undefined;
+      fail(hint ? `${error.message} (${hint})` : error.message);
       return EXIT_API_ERROR;
     }
   } catch (error) {
@@ -172,13 +173,28 @@ function readCredentials(values: Values, env: Record<string, string | undefined>
   for (const { option, flag, env: name } of CREDENTIALS) {
     const value = (values[flag] as string | undefined) ?? env[name];
     if (value === undefined || value.trim() === '') missing.push(`${name} (or --${flag})`);
-    else found[option] = value;
+    else if (option === 'apiKey' && !HEADER_SAFE.test(value)) {
+      // fetch would refuse to send it, which reads as "could not reach"; not echoed back.
+      throw new UsageError(
+        `${values[flag] === undefined ? name : `--${flag}`} holds a character an HTTP header cannot carry (such as "…" or a space); ` +
+          "is it still a placeholder? Use the key as issued (npm start prints an export line with its emulator's)",
+      );
+    } else found[option] = value;
   }
   if (missing.length) throw new UsageError(`missing ${missing.length === 1 ? 'credential' : 'credentials'}: ${missing.join(', ')}`);
   return found as Record<(typeof CREDENTIALS)[number]['option'], string>;
 }
 
 const BASE_URL_EXAMPLE = 'http://localhost:8080/api';
+
+/** The API key travels in the X-Api-Key header: visible ASCII only. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/** What to check when the API refuses the credentials themselves. */
+const REFUSED_HINT: Partial<Record<number, string>> = {
+  401: 'the API key or secret was refused: check CHATBOT_API_KEY and CHATBOT_API_SECRET (or --api-key, --api-secret)',
+  403: 'the API key has no access to this chatbot: check CHATBOT_ID (or --chatbot-id) and that the key is the one issued for it',
+};
 
 /**
  * The base URL's two common slips, caught before any request: no scheme (`localhost:8080/api`,

@@ -15,7 +15,10 @@ let env: Record<string, string>;
 before(async () => {
   emulator = createEmulator({
     db: ':memory:',
-    chatbots: [{ id: 'bot_cli', apiKey: 'pk_cli', apiSecret: 'sk_cli_sécret', tier: 'enterprise', dailyLimit: 2 }],
+    chatbots: [
+      { id: 'bot_cli', apiKey: 'pk_cli', apiSecret: 'sk_cli_sécret', tier: 'enterprise', dailyLimit: 2 },
+      { id: 'bot_other', apiKey: 'pk_other', apiSecret: 'sk_other', tier: 'enterprise', dailyLimit: 2 },
+    ],
     replySource: echo,
   });
   server = await emulator.listen({ port: 0, host: '127.0.0.1' });
@@ -121,6 +124,32 @@ test('emulator errors come back as exit 1 with the envelope or validation body o
 
   const wrongSecret = await runCli(['users'], { ...env, CHATBOT_API_SECRET: 'sk_wrong' });
   assert.equal(wrongSecret.code, 1);
-  assert.match(wrongSecret.stderr, /^chatbot-api: Chatbot API answered 401 Unauthorized: /);
+  assert.match(wrongSecret.stderr, /^chatbot-api: Chatbot API answered 401 Unauthorized: .*\(the API key or secret was refused: check/);
   assert.ok(!wrongSecret.stderr.includes('sk_wrong'));
+});
+
+test('a key pasted from a placeholder is named before anything is sent; a refused key is named as refused, not unreachable', async () => {
+  // "pk_…" cannot go in a header: fetch would throw, which used to read "Could not reach the chatbot API".
+  for (const [args, extra, named] of [
+    [['users'], { CHATBOT_API_KEY: 'pk_…' }, 'CHATBOT_API_KEY'],
+    [['users', '--api-key', 'pk_cli with space'], {}, '--api-key'],
+  ] as const) {
+    const result = await runCli([...args], { ...env, ...extra });
+    assert.equal(result.code, 2, result.stderr);
+    assert.ok(result.stderr.startsWith(`chatbot-api: ${named} holds a character an HTTP header cannot carry`), result.stderr);
+    assert.match(result.stderr, /still a placeholder/);
+    assert.doesNotMatch(result.stderr, /reach/);
+  }
+
+  const wrongKey = await runCli(['users'], { ...env, CHATBOT_API_KEY: 'pk_wrong' });
+  assert.equal(wrongKey.code, 1);
+  assert.match(wrongKey.stderr, /^chatbot-api: Chatbot API answered 401 Unauthorized: .*\(the API key or secret was refused: /);
+
+  // A real key of another chatbot: the API knows it but refuses it for this one.
+  const otherKey = await runCli(['users'], { ...env, CHATBOT_API_KEY: 'pk_other', CHATBOT_API_SECRET: 'sk_other' });
+  assert.equal(otherKey.code, 1);
+  assert.match(
+    otherKey.stderr,
+    /^chatbot-api: Chatbot API answered 403 Forbidden: .*\(the API key has no access to this chatbot: check CHATBOT_ID/,
+  );
 });

@@ -217,7 +217,11 @@ test('the secret is never printed: not on a 401, not for a bad base URL, not whe
   const secret = 'sk_cli_never_print_me';
   const refused = await run(['users', '--api-secret', secret]);
   assert.equal(refused.code, 1);
-  assert.equal(refused.stderr, 'chatbot-api: Chatbot API answered 401 Unauthorized: Invalid signature\n');
+  assert.equal(
+    refused.stderr,
+    'chatbot-api: Chatbot API answered 401 Unauthorized: Invalid signature ' +
+      '(the API key or secret was refused: check CHATBOT_API_KEY and CHATBOT_API_SECRET (or --api-key, --api-secret))\n',
+  );
   assertNoSecret(refused, secret);
 
   // The base URL is echoed in its error; the secret pasted into it is not.
