@@ -1,6 +1,6 @@
 // End to end: `npm start` (demo site + signing handler + emulator in one process) driven by
 // Playwright in the machine's Chromium, as a visitor would use it. Selectors are the widget's
-// public parts (CONTRACT §5), so these tests hold whatever the element's insides look like.
+// public parts (docs/widget.md), so these tests hold whatever the element's insides look like.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

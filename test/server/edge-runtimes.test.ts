@@ -1,5 +1,5 @@
 // The same handler on edge-style runtimes installed from the npm registry: Bun and Deno each
-// serve their README entry (test/server/runtime/*-serve.ts) in front of the recording upstream on
+// serve the handler as docs/deployment.md shows (test/server/runtime/*-serve.ts) in front of the recording upstream on
 // Node. The checks are the core promises: identity, signing verified independently (node:crypto
 // against the runtime's Web Crypto), own data only, attacks refused before reaching upstream.
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Serves the signing handler under Deno, as the README's Deno one-liner does, for
+// Serves the signing handler under Deno, as docs/deployment.md shows, for
 // test/server/edge-runtimes.test.ts. Reads the upstream from the environment and prints
 // `LISTENING <port>` once it accepts connections.
 import { createSigningHandler } from '../../../src/server/index.js';

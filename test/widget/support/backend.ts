@@ -28,7 +28,7 @@
  *   up here, whether or not the resource loaded.
  * - Namespaces starting with `hostile-` answer `POST …/message` with a 400 envelope whose error
  *   text is HTML ({@link HOSTILE_ERROR}): a stand-in for a compromised upstream, whose 400 bodies
- *   the handler passes on as they are (CONTRACT §4). Every other route of them is the real one.
+ *   the handler passes on as they are. Every other route of them is the real one.
  */
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,0 +1,26 @@
+// The code, tests and docs stand on their own: none cites a document the repository does not
+// ship (a brief kept beside the project while it was built). What a behaviour is gets said where
+// it is used, or linked to a page under docs/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Spelled in pieces so this file does not match itself.
+const OUTSIDE = new RegExp(['CONT', 'RACT ?§|api-', 'spec(\\.md)?'].join(''));
+
+test('no file of the project cites the outside brief documents', () => {
+  const tracked = execFileSync(
+    'git',
+    ['ls-files', '-z', '--', 'src', 'test', 'docs', 'demo', 'bench', 'scripts', 'examples', 'README.md'],
+    { cwd: root, encoding: 'utf8' },
+  )
+    .split('\0')
+    .filter((file) => /\.(ts|tsx|js|mjs|md|html|vue|svelte|json)$/.test(file));
+  assert.ok(tracked.length > 100, 'the project files were listed');
+  const citing = tracked.filter((file) => OUTSIDE.test(readFileSync(join(root, file), 'utf8')));
+  assert.deepEqual(citing, []);
+});
