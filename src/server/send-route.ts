@@ -28,7 +28,7 @@ function successBody(reply: string, stored: StoredPair | undefined): string {
 /** Sends `input` upstream as `identity`, noting upstream's quota figures on the way. */
 async function forward(ctx: RouteContext, budget: Budget, identity: { userId: string; name?: string }, input: SendInput): Promise<UpstreamAnswer> {
   const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
-  const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
+  const body = { user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message };
   let quotaHeaders: Headers | undefined;
   try {
     return await callUpstream(ctx.options, { method: 'POST', path: '/message', label: 'POST /message', body, onHeaders: (headers) => (quotaHeaders = headers) });
