@@ -69,3 +69,15 @@ test('shared stays isomorphic: no Node built-ins and no DOM-only globals', () =>
     assert.doesNotMatch(text, /from 'node:|require\(|\bBuffer\b|\bdocument\.|\bwindow\./, relative(src, file));
   }
 });
+
+test('the handler signs upstream requests only through the client’s request code, never a copy', () => {
+  const copies: string[] = [];
+  for (const file of files(join(src, 'server'))) {
+    const text = readFileSync(file, 'utf8');
+    // `sign` (the string-to-sign HMAC) and the query builder belong to client/signed-request.ts.
+    if (/import\s*\{[^}]*\bsign\b[^}]*\}\s*from\s*'[^']*shared\/signature\.js'/.test(text)) copies.push(`${relative(src, file)} signs by itself`);
+    if (/from\s*'[^']*shared\/query\.js'/.test(text)) copies.push(`${relative(src, file)} builds a query string by itself`);
+  }
+  assert.deepEqual(copies, []);
+  assert.match(readFileSync(join(src, 'server/upstream.ts'), 'utf8'), /from '\.\.\/client\/signed-request\.js'/);
+});
