@@ -1,5 +1,6 @@
 // Imports point one way (README, Architecture): shared <- client <- server, shared <- emulator,
-// and the widget takes only *types* from shared, so nothing that can sign, and no secret, can
+// and the widget takes from shared only types and the few plain modules written for every side
+// (limits, the Retry-After parser, header names), so nothing that can sign, and no secret, can
 // reach a browser bundle. This reads every source file's imports and holds them to that plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,12 +46,17 @@ test('every folder of src/ imports only the folders the architecture allows', ()
   assert.deepEqual(violations, []);
 });
 
-test('the widget takes only types from shared, and no Node or signing module at all', () => {
+/** Modules of shared/ whose values the widget may use: constants and pure parsing, nothing that signs. */
+const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers']);
+
+test('the widget takes only types from shared (values only from its plain modules), and no Node or signing module at all', () => {
   const violations: string[] = [];
   for (const file of files(join(src, 'widget'))) {
     for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const [, , typeOnly, specifier] = match;
-      if (specifier!.includes('/shared/') && !typeOnly) violations.push(`${relative(src, file)} imports values from ${specifier}`);
+      const sharedModule = /\/shared\/([\w-]+)\.js$/.exec(specifier!)?.[1];
+      if (sharedModule && !typeOnly && !BROWSER_SAFE.has(sharedModule))
+        violations.push(`${relative(src, file)} imports values from ${specifier}`);
       if (/^node:|^(crypto|fs|http)$/.test(specifier!)) violations.push(`${relative(src, file)} imports ${specifier}`);
     }
   }
@@ -65,4 +71,17 @@ test('shared stays isomorphic: no Node built-ins and no DOM-only globals', () =>
       .replace(/^\s*\/\/.*$/gm, '');
     assert.doesNotMatch(text, /from 'node:|require\(|\bBuffer\b|\bdocument\.|\bwindow\./, relative(src, file));
   }
+});
+
+test('the handler signs upstream requests only through the client’s request code, never a copy', () => {
+  const copies: string[] = [];
+  for (const file of files(join(src, 'server'))) {
+    const text = readFileSync(file, 'utf8');
+    // `sign` (the string-to-sign HMAC) and the query builder belong to client/signed-request.ts.
+    if (/import\s*\{[^}]*\bsign\b[^}]*\}\s*from\s*'[^']*shared\/signature\.js'/.test(text))
+      copies.push(`${relative(src, file)} signs by itself`);
+    if (/from\s*'[^']*shared\/query\.js'/.test(text)) copies.push(`${relative(src, file)} builds a query string by itself`);
+  }
+  assert.deepEqual(copies, []);
+  assert.match(readFileSync(join(src, 'server/upstream.ts'), 'utf8'), /from '\.\.\/client\/signed-request\.js'/);
 });

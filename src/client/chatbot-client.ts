@@ -22,15 +22,8 @@ import { ChatbotNetworkError } from './errors/chatbot-network-error.js';
 import { ChatbotResponseError } from './errors/chatbot-response-error.js';
 import { ChatbotTimeoutError } from './errors/chatbot-timeout-error.js';
 import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
-import {
-  backoffDelay,
-  isRetryableStatus,
-  retryAfterSeconds,
-  retryPolicy,
-  serverDelay,
-  type RetryOptions,
-  type RetryPolicy,
-} from './retry.js';
+import { backoffDelay, isRetryableStatus, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.js';
+import { retryAfterSeconds, serverDelayMs as serverDelay } from '../shared/retry-after.js';
 import {
   parseBaseUrl,
   pathSegment,

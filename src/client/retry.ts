@@ -3,7 +3,6 @@
  * tested) as plain arithmetic. Only reads are retried, only on failures that are known to be
  * transient: network errors, timeouts, 429 and 5xx. Sends never are (see ChatbotClient).
  */
-import { HEADER_RATE_RESET } from '../shared/headers.js';
 
 /** How reads are retried. */
 export interface RetryOptions {
@@ -48,31 +47,6 @@ export function isRetryableStatus(status: number): boolean {
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.round(exponential / 2 + random() * (exponential / 2));
-}
-
-/**
- * The wait the server asks for, in ms, or null when it asks for none: `Retry-After` (seconds
- * or an HTTP date) first, then, on a 429, `X-RateLimit-Reset` (Unix seconds). Never negative.
- */
-export function serverDelay(status: number, headers: Headers, now: number): number | null {
-  const retryAfter = headers.get('Retry-After');
-  if (retryAfter !== null) {
-    const trimmed = retryAfter.trim();
-    if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (!Number.isNaN(date)) return Math.max(0, date - now);
-  }
-  if (status === 429) {
-    const reset = headers.get(HEADER_RATE_RESET);
-    if (reset !== null && /^\s*\d+\s*$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
-  }
-  return null;
-}
-
-/** Whole seconds until the server wants to be asked again (ceil), or null. */
-export function retryAfterSeconds(status: number, headers: Headers, now: number): number | null {
-  const delay = serverDelay(status, headers, now);
-  return delay === null ? null : Math.ceil(delay / 1000);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -3,6 +3,7 @@
  * so a misconfigured handler fails at start-up with a message naming the option, not at the
  * first visitor's request.
  */
+import type { ApiBase } from '../client/signed-request.js';
 import { ID_PATTERN, MAX_REQUEST_BODY_BYTES } from '../shared/limits.js';
 import { storeFromLimitStore, type LimitStore } from './limit-store.js';
 import type { Logger } from './logger.js';
@@ -105,7 +106,8 @@ export interface SigningHandlerOptions {
 
 /** Options after defaults and checks. */
 export interface ResolvedOptions {
-  apiBase: URL;
+  /** The upstream base URL split as the request builder wants it: origin and path prefix (`/api`). */
+  upstreamBase: ApiBase;
   apiKey: string;
   apiSecret: string;
   chatbotId: string;
@@ -254,7 +256,7 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     fail(`limits.dailyQuotaSharePerAddress must be a number above 0 and at most 1 (0.1 is 10 %), got ${String(share)}.`);
 
   return {
-    apiBase,
+    upstreamBase: { origin: apiBase.origin, pathPrefix: apiBase.pathname },
     apiKey,
     apiSecret,
     chatbotId,

@@ -41,7 +41,7 @@ async function forward(
   input: SendInput,
 ): Promise<UpstreamAnswer> {
   const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
-  const body = JSON.stringify({ user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message });
+  const body = { user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message };
   let quotaHeaders: Headers | undefined;
   try {
     return await callUpstream(ctx.options, {

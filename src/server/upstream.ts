@@ -1,12 +1,13 @@
 /**
- * The handler's only way to the upstream API. URLs are built here from configuration and
- * validated values only; every request is signed afresh (new timestamp, body signed as sent),
- * carries exactly four headers, does not follow redirects and is aborted after the timeout.
+ * The handler's only way to the upstream API. Requests are built and signed by the typed client's
+ * own code (client/signed-request.ts: the query built once, the body serialized once, both signed
+ * as sent), from configuration and validated values only. Every request is signed afresh (new
+ * timestamp), carries exactly four headers, does not follow redirects and is aborted after the timeout.
  * Upstream faults become the statuses of docs/signing-handler.md (400, 429, 502, 504), without upstream texts or internals.
  */
-import { HEADER_API_KEY, HEADER_RATE_RESET, HEADER_SIGNATURE, HEADER_TIMESTAMP } from '../shared/headers.js';
-import { buildQuery } from '../shared/query.js';
-import { sign, unixSeconds } from '../shared/signature.js';
+import { retryAfterSeconds } from '../shared/retry-after.js';
+import { unixSeconds } from '../shared/signature.js';
+import { prepareRequest, signedHeaders } from '../client/signed-request.js';
 import type { ResolvedOptions } from './options.js';
 import { readCapped } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
@@ -23,8 +24,8 @@ export interface UpstreamCall {
   /** How logs name the call, without ids: `GET /messages/{messageId}`. */
   label: string;
   query?: Record<string, string | number | undefined>;
-  /** JSON text, serialized once: these exact bytes are signed and sent. */
-  body?: string;
+  /** The JSON body (POST): serialized once by the request builder, and those bytes signed and sent. */
+  body?: unknown;
   /** Hears the answer's headers as soon as they arrive, whatever the status (the quota headers of sends). */
   onHeaders?: (headers: Headers) => void;
 }
@@ -42,24 +43,20 @@ async function readLimited(response: Response): Promise<string> {
   return decoder.decode(await readCapped(response.body, MAX_UPSTREAM_BODY_BYTES));
 }
 
-/** Seconds until `X-RateLimit-Reset`, at least 1; 60 when upstream did not say. */
-function retryAfterFromReset(reset: string | null, nowMs: number): number {
-  const at = Number(reset);
-  if (!reset || !Number.isFinite(at)) return 60;
-  return Math.min(86_400, Math.max(1, Math.ceil(at - nowMs / 1000)));
-}
-
 /**
  * Sends a signed request upstream and returns its answer when it is one the route must judge
  * (2xx, 400, 404). Anything else ends the request here with 429, 502 or 504.
  */
 export async function callUpstream(options: ResolvedOptions, call: UpstreamCall): Promise<UpstreamAnswer> {
-  const { apiBase, logger } = options;
-  const path = `${apiBase.pathname}/Dev/${options.chatbotId}${call.path}`;
-  const query = call.query ? buildQuery(call.query) : '';
-  const body = call.body ?? '';
-  const timestamp = unixSeconds(options.now());
-  const signature = await sign({ method: call.method, path: path + query, body, timestamp, secret: options.apiSecret });
+  const { logger } = options;
+  const request = prepareRequest(
+    options.upstreamBase,
+    call.method,
+    `/Dev/${options.chatbotId}${call.path}`,
+    call.query,
+    call.method === 'POST' ? call.body : undefined,
+  );
+  const headers = await signedHeaders(request, options, unixSeconds(options.now()));
   const where = call.label;
 
   const controller = new AbortController();
@@ -67,15 +64,10 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
   let response: Response | undefined;
   let text: string;
   try {
-    response = await options.fetch(`${apiBase.origin}${path}${query}`, {
+    response = await options.fetch(request.url, {
       method: call.method,
-      headers: {
-        'Content-Type': 'application/json',
-        [HEADER_API_KEY]: options.apiKey,
-        [HEADER_SIGNATURE]: signature,
-        [HEADER_TIMESTAMP]: String(timestamp),
-      },
-      body: call.method === 'POST' ? body : undefined,
+      headers,
+      body: request.bodyBytes,
       redirect: 'manual',
       // The handler's own signal only, never the browser request's: a send handed to upstream is
       // seen through even when the visitor's connection goes away meanwhile.
@@ -101,7 +93,9 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
 
   const status = response.status;
   if (status === 429) {
-    refuse(429, TEXT.upstreamBusy, { 'Retry-After': String(retryAfterFromReset(response.headers.get(HEADER_RATE_RESET), options.now())) });
+    // Seconds until upstream's quota window ends (a daily quota resets at UTC midnight), 60 when it did not say.
+    const wait = retryAfterSeconds(429, response.headers, options.now()) ?? 60;
+    refuse(429, TEXT.upstreamBusy, { 'Retry-After': String(Math.min(86_400, Math.max(1, wait))) });
   }
   if (status === 401 || status === 403) {
     logger.error(

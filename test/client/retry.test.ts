@@ -2,7 +2,8 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatbotHttpError, ChatbotNetworkError, type ChatbotClientOptions, type RetryEvent } from '../../src/client/index.js';
-import { backoffDelay, DEFAULT_RETRY, retryPolicy, serverDelay, isRetryableStatus } from '../../src/client/retry.js';
+import { backoffDelay, DEFAULT_RETRY, retryPolicy, isRetryableStatus } from '../../src/client/retry.js';
+import { serverDelayMs as serverDelay } from '../../src/shared/retry-after.js';
 import { startVerifyingUpstream, type VerifyingUpstream } from '../helpers/verifying-upstream.js';
 import { clientFor } from './client-for.js';
 

@@ -3,6 +3,7 @@
  * token as `X-Admin-Token`, with every failure turned into an {@link AdminFailure} whose message
  * tells the site owner what to change.
  */
+import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type {
   ChatSession,
   ChatUser,
@@ -43,13 +44,10 @@ export interface Page<T> {
 
 const TIMEOUT_MS = 30_000;
 
-function retryAfterSeconds(response: Response): number | undefined {
-  const header = response.headers.get('Retry-After');
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(1, Math.ceil((date - Date.now()) / 1000)) : undefined;
+/** The seconds a 429 or 503 asks to wait (at least 1), or undefined when it does not say. */
+function waitOf(response: Response): number | undefined {
+  const seconds = retryAfterSeconds(response.status, response.headers, Date.now());
+  return seconds === null ? undefined : Math.max(1, seconds);
 }
 
 function paged<T>(body: PagedEnvelope<T[]>): Page<T> {
@@ -93,7 +91,7 @@ export class AdminApi {
     }
     const body: unknown = await response.json().catch(() => undefined);
     if (response.ok && body && typeof body === 'object') return body as T;
-    const retryAfter = retryAfterSeconds(response);
+    const retryAfter = waitOf(response);
     const kind = kindOf(response.status, body);
     throw new AdminFailure(
       kind,

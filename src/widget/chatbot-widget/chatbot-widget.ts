@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_CHARS } from '../../shared/limits.js';
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -745,7 +746,7 @@ export class ChatbotWidget extends LitElement {
                             @click=${() => (this.attachmentOpen = !this.attachmentOpen)}>${clipIcon}</button>`
                           : nothing
                       }
-                      <textarea part="input" rows="1" maxlength="4000" aria-label=${t.inputLabel}
+                      <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
                         placeholder=${this.placeholder || t.placeholder} .value=${this.draft}
                         @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
                         @keydown=${this.onInputKeydown}></textarea>

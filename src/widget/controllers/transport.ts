@@ -4,6 +4,7 @@
  * {@link RequestFailure} that says what happened, for the visitor's eyes and the outbox's
  * decisions.
  */
+import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import type { KeyValueStorage } from './storage.js';
 import type { ChatbotErrorKind } from '../events.js';
@@ -72,15 +73,6 @@ function describe(body: unknown): string {
     if (typeof first === 'string') return first;
   }
   return typeof title === 'string' ? title : '';
-}
-
-function retryAfterSeconds(response: Response): number {
-  const header = response.headers.get('Retry-After');
-  if (!header) return 1;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.max(1, Math.ceil((date - Date.now()) / 1000)) : 1;
 }
 
 export class Transport {
@@ -244,7 +236,8 @@ export class Transport {
     const detail = describe(parsed);
     const status = response.status;
     if (response.ok) throw new RequestFailure('server', status, 'The chat service sent an unreadable answer.');
-    if (status === 429) throw new RequestFailure('rate-limited', status, detail, retryAfterSeconds(response));
+    if (status === 429)
+      throw new RequestFailure('rate-limited', status, detail, Math.max(1, retryAfterSeconds(status, response.headers, Date.now()) ?? 1));
     if (status === 401) throw new RequestFailure('identity', status, detail);
     if (status === 504) throw new RequestFailure('timeout', status, detail);
     if (status >= 500) throw new RequestFailure('server', status, detail);
