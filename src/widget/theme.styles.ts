@@ -4,7 +4,7 @@ import { css } from 'lit';
  * The widgets' theme tokens: each private `--_name` reads the public `--chatbot-*` custom property
  * a site sets, with a light default on `:host` and dark defaults for `theme="dark"` (and
  * `theme="auto"` when the system asks for dark). Every text pair meets WCAG AA (4.5:1).
- * The values are those of `<chatbot-widget>`, so both elements look alike with the same settings.
+ * Both elements use them, so they look alike with the same settings; each adds its own tokens.
  */
 const dark = css`
   --_bg: var(--chatbot-background, #111827);

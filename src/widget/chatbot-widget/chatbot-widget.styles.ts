@@ -1,28 +1,19 @@
 import { css } from 'lit';
+import { themeTokens } from '../theme.styles.js';
 
 /**
- * Dark defaults: used by `theme="dark"`, and by `theme="auto"` when the system asks for dark.
- * Every colour pair meets WCAG AA (4.5:1 for text) against its background. The focus ring is
- * the accent (set on :host, so it follows the dark accent here): 9.8:1 on the background.
+ * The widget's own tokens on top of the shared theme (theme.styles.ts): bubbles, links and code.
+ * Dark defaults for `theme="dark"`, and `theme="auto"` when the system asks for dark; every
+ * colour pair meets WCAG AA (4.5:1 for text) against its background.
  */
 const dark = css`
-  --_bg: var(--chatbot-background, #111827);
-  --_surface: var(--chatbot-surface, #1f2937);
-  --_text: var(--chatbot-text, #f3f4f6);
-  --_muted: var(--chatbot-muted, #a1a9b8);
-  --_border: var(--chatbot-border, #374151);
-  --_accent: var(--chatbot-accent, #93c5fd);
-  --_on-accent: var(--chatbot-on-accent, #0b1220);
   --_user-bg: var(--chatbot-user-background, #1e40af);
   --_user-text: var(--chatbot-user-text, #ffffff);
   --_bot-bg: var(--chatbot-bot-background, #1f2937);
   --_bot-text: var(--chatbot-bot-text, #f3f4f6);
   --_link: var(--chatbot-link, #93c5fd);
   --_user-link: var(--chatbot-user-link, #ffffff);
-  --_error-bg: var(--chatbot-error-background, #450a0a);
-  --_error-text: var(--chatbot-error-text, #fecaca);
   --_code-bg: var(--chatbot-code-background, #0b1220);
-  color-scheme: dark;
 `;
 
 /*
@@ -66,34 +57,22 @@ const scrollShadows = css`
   }
 `;
 
-export const styles = css`
+export const styles = [
+  themeTokens,
+  css`
   :host {
-    --_bg: var(--chatbot-background, #ffffff);
-    --_surface: var(--chatbot-surface, #f3f4f6);
-    --_text: var(--chatbot-text, #111827);
-    --_muted: var(--chatbot-muted, #4b5563);
-    --_border: var(--chatbot-border, #d1d5db);
-    --_accent: var(--chatbot-accent, #1d4ed8);
-    --_on-accent: var(--chatbot-on-accent, #ffffff);
     --_user-bg: var(--chatbot-user-background, #1d4ed8);
     --_user-text: var(--chatbot-user-text, #ffffff);
     --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
     --_bot-text: var(--chatbot-bot-text, #111827);
     --_link: var(--chatbot-link, #1d4ed8);
     --_user-link: var(--chatbot-user-link, #ffffff);
-    --_error-bg: var(--chatbot-error-background, #fef2f2);
-    --_error-text: var(--chatbot-error-text, #991b1b);
-    --_focus: var(--chatbot-focus, var(--_accent));
     --_code-bg: var(--chatbot-code-background, #e5e7eb);
-    --_radius: var(--chatbot-radius, 14px);
-    --_font: var(--chatbot-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
-    --_font-size: var(--chatbot-font-size, 15px);
     --_width: var(--chatbot-width, 380px);
     --_height: var(--chatbot-height, 600px);
     --_offset: var(--chatbot-offset, 20px);
     --_launcher-size: var(--chatbot-launcher-size, 56px);
     --_z: var(--chatbot-z-index, 2147483000);
-    color-scheme: light;
     display: block;
     font-family: var(--_font);
     font-size: var(--_font-size);
@@ -576,4 +555,5 @@ export const styles = css`
       scroll-behavior: auto !important;
     }
   }
-`;
+`,
+];
