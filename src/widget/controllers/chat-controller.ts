@@ -46,11 +46,8 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys. */
   private readonly onOnline = () => void this.sender.retryNetworkFailures();
 
-  constructor(
-    private readonly host: ConversationHost,
-    storage?: KeyValueStorage,
-  ) {
-    this.storage = storage ?? openStorage();
+  constructor(private readonly host: ConversationHost) {
+    this.storage = openStorage();
     this.cache = new HistoryCache(this.storage);
     this.outbox = new Outbox(this.storage);
     const context: ControllerContext = {

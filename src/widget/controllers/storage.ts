@@ -13,12 +13,9 @@ export interface KeyValueStorage {
   deletePrefix(prefix: string): Promise<void>;
   /** Every value whose key starts with `prefix`, in key order. */
   list<T>(prefix: string): Promise<T[]>;
-  /** Whether values survive a reload (false: the in-memory fallback). */
-  readonly persistent: boolean;
 }
 
 class MemoryStorage implements KeyValueStorage {
-  readonly persistent = false;
   private readonly map = new Map<string, unknown>();
   async get<T>(key: string) {
     return structuredClone(this.map.get(key)) as T | undefined;
@@ -47,10 +44,6 @@ const range = (prefix: string) => IDBKeyRange.bound(prefix, prefix + '\uffff');
 class FallbackStorage implements KeyValueStorage {
   private memory: MemoryStorage | undefined;
   constructor(private readonly store: UseStore) {}
-
-  get persistent() {
-    return !this.memory;
-  }
 
   private async run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
     if (!this.memory) {
@@ -109,9 +102,4 @@ export function openStorage(): KeyValueStorage {
     shared = idb ? new FallbackStorage(createStore('chatbot-widget', 'kv')) : new MemoryStorage();
   }
   return shared;
-}
-
-/** A fresh in-memory storage (tests and hosts that want no persistence). */
-export function memoryStorage(): KeyValueStorage {
-  return new MemoryStorage();
 }
