@@ -1,7 +1,8 @@
 // The transcript: a Markdown file of a conversation, from the cache. Visitor text stays text
 // (checked by rendering the file with marked), bot Markdown is kept, an open fence is closed.
 import { marked } from 'marked';
-import { assert, equal } from './support/helpers.js';
+import { assert, browserOnline, equal, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
+import { visitorWithCachedSessions } from './support/cached-sessions.js';
 import { closeFences, escapeMarkdown, transcriptFileName, transcriptMarkdown } from '../../src/widget/transcript.js';
 import { defaultStrings } from '../../src/widget/strings.js';
 import type { Message } from '../../src/shared/types.js';
@@ -87,5 +88,86 @@ describe('transcript: Markdown', () => {
     const { tags } = rendered(markdown);
     equal(tags.filter((t) => t === 'h3').length, 3, 'the bot’s open fence does not swallow the next message');
     equal(transcriptFileName(messages), `chat-2025-03-04.md`);
+  });
+});
+
+/** Records the files the page downloads (Blob URL + `<a download>`), without saving them. */
+function recordDownloads() {
+  const blobs = new Map<string, Blob>();
+  const files: { name: string; text: Promise<string> }[] = [];
+  const create = URL.createObjectURL;
+  URL.createObjectURL = (blob: Blob) => {
+    const url = create(blob);
+    blobs.set(url, blob);
+    return url;
+  };
+  const onClick = (event: MouseEvent) => {
+    const link = event.composedPath()[0];
+    if (!(link instanceof HTMLAnchorElement) || !link.download) return;
+    event.preventDefault();
+    files.push({ name: link.download, text: blobs.get(link.href)!.text() });
+  };
+  document.addEventListener('click', onClick, true);
+  return {
+    files,
+    stop() {
+      URL.createObjectURL = create;
+      document.removeEventListener('click', onClick, true);
+    },
+  };
+}
+
+const today = () => {
+  const d = new Date();
+  return `chat-${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}.md`;
+};
+
+describe('<chatbot-widget> transcript', () => {
+  let downloads: ReturnType<typeof recordDownloads>;
+  beforeEach(() => (downloads = recordDownloads()));
+  afterEach(() => {
+    downloads.stop();
+    browserOnline(true);
+    unmountAll();
+  });
+
+  it('downloads the conversation shown, offline, as Markdown; or another one by its session id', async () => {
+    const { el, namespace, sessionIds } = await visitorWithCachedSessions('# not a *heading*', [['an older question']], {
+      heading: 'Help desk',
+    });
+    await network(namespace, 'down');
+    browserOnline(false);
+    await el.downloadTranscript();
+    equal(downloads.files.length, 1);
+    equal(downloads.files[0]!.name, today());
+    const text = await downloads.files[0]!.text;
+    assert(text.startsWith('# Help desk — Conversation of '), text);
+    assert(text.includes('### You · ') && text.includes('### Assistant · '), text);
+    assert(text.includes('\\# not a \\*heading\\*'), 'the visitor text escaped');
+    await el.downloadTranscript(sessionIds[0]);
+    const older = await downloads.files[1]!.text;
+    assert(older.includes('an older question') && !older.includes('not a'), older);
+  });
+
+  it('downloads from the download button in the panel header', async () => {
+    const { el } = await visitorWithCachedSessions('button please', []);
+    part(el, 'download-button')!.click();
+    await waitFor(() => downloads.files.length, 'a download');
+    assert((await downloads.files[0]!.text).includes('button please'));
+  });
+
+  it('rejects with an error naming the session when nothing is cached for it', async () => {
+    const { el } = await mount({ open: '' });
+    const nothing = await el.downloadTranscript().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(nothing instanceof Error && /no conversation/i.test(nothing.message), String(nothing));
+    const unknown = await el.downloadTranscript('no-such-session').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(unknown instanceof Error && unknown.message.includes('"no-such-session"'), String(unknown));
+    equal(downloads.files.length, 0);
   });
 });
