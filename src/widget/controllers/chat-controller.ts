@@ -13,7 +13,7 @@
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../events.js';
 import { afterNextPaint } from '../after-paint.js';
-import type { Connection, ControllerContext, ConversationHost } from './connection.js';
+import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
 import { HistoryCache, type CachedConversation } from './history-cache.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
@@ -22,6 +22,7 @@ import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
 import { Transport, type SendQuota } from './transport.js';
+import { UnreadReplies } from './unread-replies.js';
 
 export type { ConversationHost } from './connection.js';
 export type { ViewMessage } from './view-message.js';
@@ -36,6 +37,8 @@ export class ChatController implements ReactiveController {
   readonly sender: OutboxSender;
   readonly conversation: Conversation;
   readonly history: SessionHistory;
+  /** Bot replies no tab has shown yet (the launcher's badge). */
+  readonly unread: UnreadReplies;
 
   private readonly storage: KeyValueStorage;
   private readonly cache: HistoryCache;
@@ -46,14 +49,21 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys. */
   private readonly onOnline = () => void this.sender.retryNetworkFailures();
 
-  constructor(private readonly host: ConversationHost) {
+  constructor(
+    private readonly host: ConversationHost,
+    report: ReportFailure,
+  ) {
     this.storage = openStorage();
     this.cache = new HistoryCache(this.storage);
     this.outbox = new Outbox(this.storage);
+    this.unread = new UnreadReplies(this.storage, (shared) => {
+      if (shared) this.sync.post({ type: 'unread' });
+      host.requestUpdate();
+    });
     const context: ControllerContext = {
       host,
       fail: (failure, localId) => {
-        this.error = host.reportError(failure, localId);
+        this.error = report(failure, localId);
         host.requestUpdate();
       },
       changed: () => this.sync.post({ type: 'changed' }),
@@ -82,6 +92,7 @@ export class ChatController implements ReactiveController {
     this.sender.use(next);
     this.conversation.use(next);
     this.history.use(next);
+    if (!next) this.unread.use(undefined);
   }
 
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
@@ -107,6 +118,8 @@ export class ChatController implements ReactiveController {
     this.end(connection);
     this.abort = abort;
     this.sync.use(transport.base);
+    this.unread.use(transport.base);
+    void this.unread.load();
     const loading = this.load(connection);
     this.conversation.loaded = loading;
     await loading;
@@ -179,6 +192,7 @@ export class ChatController implements ReactiveController {
   private async onNote(note: TabNote) {
     const connection = this.connection;
     if (!connection) return;
+    if (note.type === 'unread') return this.unread.load();
     // Another tab reset the visitor or got a new one: start over from storage.
     if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
     else await this.loadFromStorage(connection);
@@ -251,6 +265,7 @@ export class ChatController implements ReactiveController {
     this.outbox.use(transport.base);
     await this.outbox.clear();
     await this.cache.clearEndpoint(transport.base);
+    await this.unread.forget(transport.base);
     await transport.forgetIdentity();
     this.sync.post({ type: 'reset' });
     await this.connect(transport.base, false);
