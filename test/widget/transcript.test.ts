@@ -124,7 +124,9 @@ const today = () => {
 
 describe('<chatbot-widget> transcript', () => {
   let downloads: ReturnType<typeof recordDownloads>;
-  beforeEach(() => (downloads = recordDownloads()));
+  beforeEach(() => {
+    downloads = recordDownloads();
+  });
   afterEach(() => {
     downloads.stop();
     browserOnline(true);

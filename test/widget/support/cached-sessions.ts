@@ -30,7 +30,7 @@ export async function visitorWithCachedSessions(current: string, past: string[][
   );
   for (const [s, sessionId] of sessionIds.entries()) {
     await openSession(el, sessionId);
-    await waitFor(() => bubbleTexts(el).includes(past[s]![0]!), `session ${s} shown (and cached)`);
+    await waitFor(() => bubbleTexts(el).includes(past[s]!.at(-1)!), `session ${s} shown (and cached)`);
   }
   (el.shadowRoot!.querySelector('.viewing button') as HTMLButtonElement | null)?.click();
   await waitFor(() => bubbleTexts(el).includes(current), 'back to the current conversation');
