@@ -16,6 +16,7 @@ if (!executablePath) throw new Error(INSTALL_HINT);
 // The backend is TypeScript: tsx loads it (and the handler and emulator sources) in this process.
 register();
 const { startBackend } = await import('./test/widget/support/backend.ts');
+const { minifyTemplates } = await import('./scripts/minify-templates.ts');
 let backend;
 
 /** Starts the emulator and handler with the dev server, stops them with it. */
@@ -57,6 +58,18 @@ function chatbotApiCommandPlugin() {
   };
 }
 
+/** The widget's Lit templates minified as the standalone build ships them (vite.config.ts). */
+function minifyTemplatesPlugin() {
+  return {
+    name: 'minify-templates',
+    transform(context) {
+      if (!/^\/src\/.*\.ts$/.test(context.path) || typeof context.body !== 'string') return undefined;
+      const body = minifyTemplates(context.body, context.path);
+      return body === undefined ? undefined : { body };
+    },
+  };
+}
+
 export default {
   files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
@@ -72,6 +85,7 @@ export default {
   plugins: [
     backendPlugin(),
     chatbotApiCommandPlugin(),
+    minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);
     // a failure writes the new image and the difference under test/widget/screenshots/failed.

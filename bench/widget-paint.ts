@@ -1,38 +1,40 @@
 // First paint from the cache: 2,000 cached messages in IndexedDB, the built standalone widget
-// (dist/chatbot-widget.js) in real Chromium through playwright-core. Prints the time from
-// opening to the first painted frame with messages (median and worst of several runs, each on
-// a fresh page load) and the number of message nodes in it, against the 50 ms budget.
-//   cold: the element is created already open (reads IndexedDB, then renders);
-//   open: show() on a widget already on the page and closed (its cache read done).
-// WIDGET_BASELINE=<file> also measures another build of the widget (say, one saved before a
+// (dist/chatbot-widget.js and the chunks beside it it loads: the panel) in real Chromium through
+// playwright-core. Prints the time from opening to the first painted frame with messages (median
+// and worst of several runs, each on a fresh page load) and the number of message nodes in it,
+// against the 16 ms target.
+//   cold: the element is created already open (loads the panel's chunk, reads IndexedDB, renders);
+//   open: show() on a widget already on the page and closed (panel loaded, its cache read done).
+// WIDGET_BASELINE=<dir> also measures another build of the widget (a copy of dist/ saved before a
 // change) on the same page and prints the ratio of each median against it.
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const BUDGET_MS = 50;
+const BUDGET_MS = 16;
 const MESSAGES = 2_000;
 const RUNS = 9;
 
 const build = spawnSync(`${root}node_modules/.bin/vite`, ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const current = readFileSync(`${root}dist/chatbot-widget.js`);
+const current = `${root}dist`;
 const baselinePath = process.env.WIDGET_BASELINE;
-const baseline = baselinePath ? readFileSync(baselinePath) : undefined;
-/** The bundle the page loads: switched between runs when a baseline is compared. */
-let bundle: Buffer = current;
+const baseline = baselinePath?.replace(/\/$/, '');
+/** The folder the page loads the widget from: switched between runs when a baseline is compared. */
+let bundle = current;
 
 const page = `<!doctype html><meta charset="utf-8"><title>paint</title><body style="margin:0;height:100vh">
 <script type="module" src="/chatbot-widget.js"></script>`;
 // The handler is not running: background revalidation fails quietly, the cache is what shows.
 const server = createServer((req, res) => {
-  if (req.url === '/chatbot-widget.js') {
+  const file = /^\/chatbot-widget(?:-[\w-]+)?\.js$/.test(req.url ?? '') ? `${bundle}${req.url}` : undefined;
+  if (file && existsSync(file)) {
     res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
-    res.end(bundle);
+    res.end(readFileSync(file));
   } else if (req.url === '/') {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(page);
@@ -92,8 +94,8 @@ await tab.evaluate(
 );
 
 /** One page load of the given build: ms to the painted frame, ms until the DOM has a bubble, bubbles rendered. */
-async function once(kind: 'cold' | 'open', code: Buffer) {
-  bundle = code;
+async function once(kind: 'cold' | 'open', dir: string) {
+  bundle = dir;
   // A fresh page each time (the bundle is served with no-store, so a switch of build is seen).
   await tab.goto(origin + '/');
   await tab.waitForFunction(() => customElements.get('chatbot-widget'));
@@ -147,16 +149,49 @@ function summarize(runs: { ms: number; dom: number; nodes: number }[]) {
 }
 
 // With a baseline the two builds take turns, run by run, so both meet the same machine load.
-const builds = [{ name: 'this build', code: current }, ...(baseline ? [{ name: 'baseline', code: baseline }] : [])];
+const builds = [{ name: 'this build', dir: current }, ...(baseline ? [{ name: 'baseline', dir: baseline }] : [])];
 const runs = builds.map(() => ({
   cold: [] as { ms: number; dom: number; nodes: number }[],
   open: [] as { ms: number; dom: number; nodes: number }[],
 }));
 for (const kind of ['cold', 'open'] as const) {
   for (let run = 0; run < RUNS; run++) {
-    for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.code));
+    for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.dir));
   }
 }
+/**
+ * Scrolling back through the cached history on this build: the list scrolled to its top again and
+ * again, each time a frame and a moment for the window to move. Answers the oldest message reached
+ * and the most message nodes the DOM held on the way (bounded by the windowing, whatever the history).
+ */
+async function scrollBack(steps: number) {
+  bundle = current;
+  await tab.goto(origin + '/');
+  await tab.waitForFunction(() => customElements.get('chatbot-widget'));
+  return tab.evaluate(async (steps) => {
+    const el = document.createElement('chatbot-widget') as HTMLElement & { updateComplete: Promise<unknown> };
+    el.setAttribute('endpoint', '/chatbot');
+    el.setAttribute('open', '');
+    document.body.append(el);
+    await el.updateComplete;
+    const root = el.shadowRoot!;
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
+    while (!root.querySelector('[part~="message"]')) await frame();
+    let most = 0;
+    let oldest = Infinity;
+    for (let step = 0; step < steps; step++) {
+      root.querySelector<HTMLElement>('[part="messages"]')!.scrollTop = 0;
+      await frame();
+      const nodes = [...root.querySelectorAll<HTMLElement>('[part~="message"]')];
+      most = Math.max(most, nodes.length);
+      for (const node of nodes) oldest = Math.min(oldest, Number(/\d+/.exec(node.dataset.key ?? '')?.[0] ?? Infinity));
+    }
+    return { most, oldest };
+  }, steps);
+}
+const SCROLL_STEPS = 60;
+const scrolled = await scrollBack(SCROLL_STEPS);
+
 const results = builds.map((build, i) => ({ name: build.name, cold: summarize(runs[i]!.cold), open: summarize(runs[i]!.open) }));
 await browser.close();
 server.close();
@@ -167,13 +202,13 @@ console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js,
 for (const { name, cold: c, open: o } of results) {
   if (baseline) console.log(`${name}${name === 'baseline' ? ` (${baselinePath})` : ''}:`);
   for (const [label, r] of [
-    ['cold (created open: IndexedDB read + render)', c],
+    ['cold (created open: panel chunk + IndexedDB read + render)', c],
     ['open (show() on a loaded widget)', o],
   ] as const) {
     console.log(
       `  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`,
     );
-    console.log(`    vs the ${BUDGET_MS} ms budget: ${(r.median / BUDGET_MS).toFixed(2)}x`);
+    console.log(`    vs the ${BUDGET_MS} ms target: ${(r.median / BUDGET_MS).toFixed(2)}x`);
   }
 }
 if (base) {
@@ -181,7 +216,10 @@ if (base) {
     `this build vs baseline (median to the painted frame): cold ${(cold.median / base.cold.median).toFixed(2)}x, open ${(open.median / base.open.median).toFixed(2)}x`,
   );
 }
-if (cold.nodes > 150 || open.nodes > 150) {
+console.log(
+  `scrolling back ${SCROLL_STEPS} times to the list's top: reached message #${scrolled.oldest} of ${MESSAGES}, at most ${scrolled.most} message nodes in the DOM`,
+);
+if (cold.nodes > 150 || open.nodes > 150 || scrolled.most > 150) {
   console.error('The DOM is not bounded.');
   process.exit(1);
 }

@@ -35,7 +35,11 @@ const scrollShadows = css`
   }
 `;
 
-/** The panel's contents: header, history pane, messages, composer (loaded with the panel's code). */
+/**
+ * The panel's contents: header, history pane, messages, composer (loaded with the panel's code).
+ * They join the shell's styles (shell.styles.ts), whose rules for the whole shadow root (box
+ * sizing, focus ring, reduced motion) apply here too: not repeated.
+ */
 export const panelStyles = css`
   ${fieldFocus}
   [part='header'] {
@@ -391,14 +395,5 @@ export const panelStyles = css`
     display: flex;
     gap: 6px;
     align-items: center;
-  }
-  @media (prefers-reduced-motion: reduce) {
-    *,
-    *::before,
-    *::after {
-      animation: none !important;
-      transition: none !important;
-      scroll-behavior: auto !important;
-    }
   }
 `;
