@@ -1,32 +1,9 @@
 // Accessibility: axe-core finds no violations in light and dark, the list is a live log, the
 // floating panel traps focus, Escape closes it and focus returns to the launcher.
-// axe-core's browser build sets window.axe.
-import 'axe-core/axe.min.js';
+import { violations } from './support/axe.js';
 import { assert, equal, mount, part, unmountAll, waitForReplies } from './support/helpers.js';
-import type { ChatbotWidget } from '../../src/widget/index.js';
-
-declare global {
-  interface Window {
-    axe: typeof import('axe-core');
-  }
-}
 
 afterEach(() => unmountAll());
-
-async function violations(el: ChatbotWidget) {
-  // Contrast is judged on the settled panel, not halfway through its opening fade.
-  await Promise.all(
-    el
-      .shadowRoot!.getAnimations()
-      .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-      .map((a) => a.finished),
-  );
-  const result = await window.axe.run(el, {
-    runOnly: ['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'],
-    rules: { region: { enabled: false } },
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describe('<chatbot-widget> accessibility', () => {
   for (const theme of ['light', 'dark']) {
