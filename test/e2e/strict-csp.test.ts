@@ -99,6 +99,30 @@ test('the built widget opens, sends, receives and renders Markdown without a sin
   await page.context().close();
 });
 
+test('copying (through the fallback, the Clipboard API taken away) and rating work without a violation', async () => {
+  const { page, violations, consoleErrors } = await watchedPage();
+  // No Clipboard API: the copy goes through the hidden field inside the shadow root.
+  await page.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { configurable: true, value: undefined }));
+  await page.goto(origin + '/');
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).fill('Show me some Markdown');
+  await page.locator(part('input')).press('Enter');
+  const reply = page.locator(part('message-bot')).last();
+  await reply.waitFor({ timeout: 15_000 });
+  await reply.locator('[part~="code-copy-button"]').click();
+  await page.locator('chatbot-widget [data-announcer]').filter({ hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  await reply.locator('[part~="feedback-up"]').click();
+  await page.locator('chatbot-widget [part~="feedback-up"][aria-pressed="true"]').waitFor({ timeout: 5_000 });
+
+  assert.deepEqual(await violations(), [], 'no securitypolicyviolation event');
+  assert.deepEqual(
+    consoleErrors.filter((text) => /Content Security Policy|Trusted Type/i.test(text)),
+    [],
+    'no CSP or Trusted Types error in the console',
+  );
+  await page.context().close();
+});
+
 test('controls: the same page refuses a style attribute and an HTML string, and allows CSSOM styles from script', async () => {
   const { page, violations } = await watchedPage();
   await page.goto(origin + '/');
