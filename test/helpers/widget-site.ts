@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { bundlePath, ensureBundle } from '../../demo/static-site.js';
 import { createEmulator, type ReplySource } from '../../src/emulator/index.js';
 import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../src/server/index.js';
@@ -53,9 +54,10 @@ export async function startWidgetSite(options: WidgetSiteOptions): Promise<Widge
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path.startsWith('/chatbot/')) return handler(req, res);
-    if (path === '/chatbot-widget.js') {
+    // The bundle, and the chunks it loads from beside itself (the panel, a language).
+    if (path === '/chatbot-widget.js' || /^\/chatbot-widget-[\w-]+\.js$/.test(path)) {
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
-      return res.end(readFileSync(bundlePath));
+      return res.end(readFileSync(join(dirname(bundlePath), path.slice(1))));
     }
     if (path === '/') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...options.pageHeaders?.(origin) });

@@ -1,45 +1,20 @@
-import { MAX_MESSAGE_CHARS } from '../../shared/limits.js';
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
-import type { ChatbotErrorDetail, ChatbotErrorKind } from '../events.js';
-import { ChatController, type ViewMessage } from '../controllers/chat-controller.js';
-import type { RequestFailure } from '../controllers/transport.js';
-import { renderMarkdown, safeHref } from '../markdown.js';
-import { inertText } from '../inert-text.js';
-import { afterNextPaint } from '../after-paint.js';
-import { defaultStrings, format, plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { LitElement, adoptStyles, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { defaultStrings, plural, withOverrides, type WidgetStrings } from '../strings.js';
 import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js';
-import { styles } from './chatbot-widget.styles.js';
+import { emit } from '../emit.js';
+import { chatIcon, closeIcon } from './icons.js';
+import { shellStyles } from './shell.styles.js';
+import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
 
 /** What the widget shows until (and unless) another language has loaded. */
 const ENGLISH: LoadedLocale = { code: 'en', dir: 'ltr', strings: defaultStrings };
 
-/** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
-const WINDOW = 40;
 /**
- * Bubbles of the first paint after connecting or opening: enough to fill a tall panel, fewer to
- * lay out; the window widens to {@link WINDOW} right after that frame (above the fold).
+ * How long a closed widget waits for the page to be idle before it loads the panel's code
+ * anyway (so the outbox resumes and a first open is instant).
  */
-const FIRST_WINDOW = 16;
-/** Bubbles added per scroll step. */
-const STEP = 30;
-/**
- * The `quota-notice` shows when this many sends or fewer are left in a window that ends more than
- * a minute from now (a day's budget; a minute's comes back before a notice would help).
- */
-const QUOTA_NOTICE_AT = 3;
-/** At most this many bubbles are in the DOM, however long the conversation. */
-const MAX_RENDERED = 150;
-/** Distance from an edge (px) at which scrolling reveals more. */
-const EDGE = 120;
-
-const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
-
-const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z" /></svg>`;
-const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" /></svg>`;
-const historyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5M12 7v5l3 2" /></svg>`;
-const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 11l-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" /></svg>`;
+const IDLE_LOAD_TIMEOUT_MS = 4_000;
 
 /**
  * A chat window for visitors of a site, backed by the signing handler (docs/api.md describes the
@@ -82,6 +57,7 @@ const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 1
  * @csspart error - The error text.
  * @csspart retry-button - Sends a failed message again.
  * @csspart quota-notice - Says how many sends are left today, when few are.
+ * @csspart unread-badge - On the launcher: how many bot replies arrived unseen (the same in every tab).
  *
  * @cssprop [--chatbot-accent=#1d4ed8] - Launcher, Send button and links in the header.
  * @cssprop [--chatbot-on-accent=#ffffff] - Text and icons on the accent colour.
@@ -109,8 +85,8 @@ const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 1
  * @cssprop [--chatbot-launcher-size=56px] - Diameter of the launcher.
  * @cssprop [--chatbot-z-index=2147483000] - Stacking order of the launcher and floating panel.
  */
-export class ChatbotWidget extends LitElement {
-  static override styles = styles;
+export class ChatbotWidget extends LitElement implements PanelHost {
+  static override styles = shellStyles;
 
   /** URL of the signing handler's base path, e.g. `/chatbot`. */
   @property() endpoint = '';
@@ -135,51 +111,127 @@ export class ChatbotWidget extends LitElement {
    * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.
    */
   @property() override lang = '';
-  /** The language shown (English until the chosen one has loaded). */
-  @state() private language: LoadedLocale = ENGLISH;
-  /** The tag dates and numbers are formatted with (`en-GB` beside English texts). */
-  private formatTag = 'en';
-  /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
-  private dirFromLanguage = false;
   /** Overrides for any user-visible text (see `WidgetStrings`). */
   @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
   /** Lets visitors attach a file by URL (`message.file`). */
   @property({ type: Boolean }) attachments = false;
 
-  @state() private historyOpen = false;
-  @state() private draft = '';
-  @state() private attachmentOpen = false;
-  @state() private attachment = '';
-  @state() private attachmentError = '';
+  /** The language shown (English until the chosen one has loaded). */
+  @state() private language: LoadedLocale = ENGLISH;
+  /** The tag dates and numbers are formatted with (`en-GB` beside English texts). */
+  formatTag = 'en';
+  /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
+  private dirFromLanguage = false;
 
-  @query('[part="messages"]') private list?: HTMLElement;
-  @query('[part="input"]') private input?: HTMLTextAreaElement;
-  @query('[part="launcher"]') private launcher?: HTMLButtonElement;
-  @query('[part="panel"]') private panel?: HTMLElement;
-
-  private readonly chat = new ChatController(this);
-  /** Key of the oldest rendered bubble; undefined: the newest {@link WINDOW}. */
-  private firstKey: string | undefined;
-  /** Key of the newest rendered bubble; undefined: follow the newest message. */
-  private lastKey: string | undefined;
-  private stickToBottom = true;
-  private anchor: { key: string; offset: number } | undefined;
-  private rendered: ViewMessage[] = [];
-  private connectedEndpoint: string | undefined;
-  private sessionObserver: IntersectionObserver | undefined;
-  private widthObserver: ResizeObserver | undefined;
-  private widthWatched: HTMLElement | undefined;
-  /** What {@link markScrollableCode} last looked at. */
-  private codeSignature = '';
-  /** The next paint shows only the newest {@link FIRST_WINDOW} bubbles. */
-  private narrowWindow = true;
-  private widening: Promise<void> | undefined;
+  /** The panel, once its code has loaded. */
+  @state() private panel: ChatPanel | undefined;
+  /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
+  private panelLoading: Promise<ChatPanel> | undefined;
+  /** The panel's code could not be fetched (offline on first open). */
+  @state() private panelFailed = false;
+  private idleLoad: number | undefined;
 
   /** The texts in use: the language's, with the host's `strings` over them (text values only). */
   get text(): WidgetStrings {
     // Only string overrides count: `strings` may come from the host's CMS or JSON, and a value
     // that is not text (an object, null) must neither render as markup nor break the widget.
     return withOverrides(this.language.strings, this.strings);
+  }
+
+  /** @internal Open, or inline (always shown). */
+  get isShown() {
+    return this.open || this.mode === 'inline';
+  }
+
+  /** Shows the panel. */
+  show() {
+    this.open = true;
+  }
+
+  /** Hides the panel. */
+  hide() {
+    this.open = false;
+  }
+
+  /** Shows the panel when hidden, hides it when shown. */
+  toggle() {
+    this.open = !this.open;
+  }
+
+  /**
+   * Sends a message as the visitor (as if typed). Resolves to the message's local id once it is
+   * queued in the outbox, or undefined when the text is empty or a `chatbot-send` listener
+   * cancelled it; the reply arrives as a `chatbot-reply` event.
+   */
+  async send(text: string, file?: string): Promise<string | undefined> {
+    return (await this.loadPanel()).send(text, file);
+  }
+
+  /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
+  async reset(): Promise<void> {
+    await (await this.loadPanel()).reset();
+  }
+
+  /** @internal Moves focus to the launcher (the panel closed while focus was in it). */
+  focusLauncher() {
+    this.renderRoot.querySelector<HTMLElement>('[part="launcher"]')?.focus();
+  }
+
+  /**
+   * Loads the panel's code (once; again after a failure) and builds the panel. Its styles join
+   * the element's then, so a page that never opens the chat never parses them.
+   */
+  private loadPanel(): Promise<ChatPanel> {
+    this.panelLoading ??= import('./panel/chat-panel.js').then(
+      ({ ChatPanel, panelStyles }) => {
+        if (this.panel) return this.panel;
+        adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
+        const panel = new ChatPanel(this);
+        this.panel = panel;
+        this.panelFailed = false;
+        if (this.open) panel.opened();
+        return panel;
+      },
+      (error: unknown) => {
+        this.panelLoading = undefined;
+        this.panelFailed = true;
+        throw error;
+      },
+    );
+    return this.panelLoading;
+  }
+
+  /** Loads the panel when the page is idle (closed), or right away (shown). */
+  private schedulePanel() {
+    if (this.panelLoading) return;
+    const load = () => {
+      this.cancelIdleLoad();
+      if (this.isConnected) this.loadPanel().catch(() => undefined);
+    };
+    if (this.isShown) load();
+    else if (this.idleLoad !== undefined) return;
+    else if (typeof requestIdleCallback === 'function') this.idleLoad = requestIdleCallback(load, { timeout: IDLE_LOAD_TIMEOUT_MS });
+    else this.idleLoad = window.setTimeout(load, 200);
+  }
+
+  private cancelIdleLoad() {
+    if (this.idleLoad === undefined) return;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleLoad);
+    else clearTimeout(this.idleLoad);
+    this.idleLoad = undefined;
+  }
+
+  /**
+   * `updateComplete` also waits for the panel's code when it is on its way, so `await
+   * el.updateComplete` after opening finds the panel drawn.
+   */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    if (this.panelLoading && !this.panel) {
+      await this.panelLoading.catch(() => undefined);
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
   }
 
   /** Picks the language for `lang` and the page, and loads it; English stays until it arrives. */
@@ -209,554 +261,62 @@ export class ChatbotWidget extends LitElement {
     }
   }
 
-  /** Shows the panel. */
-  show() {
-    this.open = true;
-  }
-
-  /** Hides the panel. */
-  hide() {
-    this.open = false;
-  }
-
-  /** Shows the panel when hidden, hides it when shown. */
-  toggle() {
-    this.open = !this.open;
-  }
-
-  /**
-   * Sends a message as the visitor (as if typed). Resolves to the message's local id once it is
-   * queued in the outbox, or undefined when the text is empty or a `chatbot-send` listener
-   * cancelled it; the reply arrives as a `chatbot-reply` event.
-   */
-  async send(text: string, file?: string): Promise<string | undefined> {
-    await this.connectIfNeeded();
-    this.stickToBottom = true;
-    this.lastKey = undefined;
-    return this.chat.send(text, file);
-  }
-
-  /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
-  async reset(): Promise<void> {
-    this.draft = '';
-    this.historyOpen = false;
-    this.firstKey = this.lastKey = undefined;
-    await this.chat.reset();
-  }
-
-  /** @internal Describes a failure in the visitor's words and fires `chatbot-error`. */
-  reportError(failure: RequestFailure, localId?: string): ChatbotErrorDetail {
-    const t = this.text;
-    const fixed: Partial<Record<ChatbotErrorKind, string>> = {
-      offline: t.errorOffline,
-      unreachable: t.errorUnreachable,
-      timeout: t.errorTimeout,
-      server: t.errorServer,
-      identity: t.errorIdentity,
-    };
-    const message =
-      failure.kind === 'rate-limited'
-        ? format(t.errorRateLimited, { seconds: failure.retryAfter ?? 1 })
-        : (fixed[failure.kind] ??
-          (failure.status === 413 ? t.errorTooLong : format(t.errorRejected, { detail: failure.detail || String(failure.status) })));
-    const detail: ChatbotErrorDetail = {
-      kind: failure.kind,
-      message,
-      status: failure.status,
-      ...(failure.retryAfter ? { retryAfter: failure.retryAfter } : {}),
-      ...(localId ? { localId } : {}),
-    };
-    this.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
-    return detail;
-  }
-
   override connectedCallback() {
     super.connectedCallback();
-    this.addEventListener('keydown', this.onKeydown);
-    // (Re)attached: the conversation reconnects on the next update.
-    this.connectedEndpoint = undefined;
+    this.panel?.connected();
     this.requestUpdate();
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.removeEventListener('keydown', this.onKeydown);
-    this.sessionObserver?.disconnect();
-    this.widthObserver?.disconnect();
-    this.widthWatched = undefined;
-    this.connectedEndpoint = undefined;
-  }
-
-  private connectIfNeeded() {
-    if (this.connectedEndpoint === this.endpoint) return Promise.resolve();
-    this.connectedEndpoint = this.endpoint;
-    this.firstKey = this.lastKey = undefined;
-    this.narrowWindow = true;
-    const connecting = this.chat.connect(this.endpoint, this.isShown);
-    this.prepareFormatters();
-    return connecting;
-  }
-
-  /**
-   * Builds the time formatters the bubbles need (an `Intl.DateTimeFormat` costs milliseconds to
-   * create). Shown: right now, while IndexedDB opens and reads the cache away from this thread,
-   * so the first paint does not pay for them; closed: when the page is idle.
-   */
-  private prepareFormatters() {
-    const prepare = () => {
-      const now = new Date().toISOString();
-      this.formatTime(now);
-      this.formatTime(now, true);
-    };
-    if (this.isShown) prepare();
-    else if (typeof requestIdleCallback === 'function') requestIdleCallback(prepare, { timeout: 2_000 });
-    else setTimeout(prepare, 200);
-  }
-
-  private get isShown() {
-    return this.open || this.mode === 'inline';
+    this.cancelIdleLoad();
+    this.panel?.disconnected();
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    // Lit keeps updating a detached element when asked (a late async continuation, a property
-    // set by the page): only an attached one may connect, or a removed widget would come back to
-    // life and write its stale view over what other tabs and elements stored since.
-    if (this.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
     if (changed.has('lang') || !this.hasUpdated) this.chooseLanguage();
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.applyDirection();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
-    if (changed.has('open') && this.open && !changed.get('open')) this.narrowWindow = true;
-    // Remember what the visitor is looking at, to keep it in place when bubbles come and go.
-    const list = this.list;
-    this.anchor = undefined;
-    if (list && !this.stickToBottom) {
-      for (const el of list.querySelectorAll<HTMLElement>('[data-key]')) {
-        if (el.offsetTop + el.offsetHeight > list.scrollTop) {
-          this.anchor = { key: el.dataset.key!, offset: el.offsetTop - list.scrollTop };
-          break;
-        }
-      }
-    }
+    if (this.isConnected) this.schedulePanel();
+    this.panel?.willUpdate(changed);
   }
 
   protected override updated(changed: PropertyValues<this>) {
     if (changed.has('open') && this.open !== Boolean(changed.get('open'))) {
-      this.dispatchEvent(new CustomEvent(this.open ? 'chatbot-open' : 'chatbot-close', { detail: {}, bubbles: true, composed: true }));
-      if (this.open) {
-        void this.chat.conversation.revalidate();
-        this.stickToBottom = true;
-        if (this.mode === 'floating') void this.updateComplete.then(() => this.input?.focus());
-      } else if (this.mode === 'floating' && this.matches(':focus-within')) {
-        this.launcher?.focus();
-      }
+      emit(this, this.open ? 'chatbot-open' : 'chatbot-close', {});
+      if (this.open) this.panel?.opened();
+      else if (this.mode === 'floating' && this.matches(':focus-within')) this.focusLauncher();
     }
-    if (changed.has('mode') && this.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
-    const list = this.list;
-    if (list) {
-      if (this.stickToBottom) list.scrollTop = list.scrollHeight;
-      else if (this.anchor) {
-        const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
-        if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
-      }
-    }
-    this.observeSessions();
-    this.watchListWidth(list);
-    this.markScrollableCode(false);
-    this.widenAfterPaint();
+    this.panel?.updated(changed);
   }
 
-  /** Once the first bubbles are on screen, renders the full window above them. */
-  private widenAfterPaint() {
-    if (!this.narrowWindow || this.widening || !this.rendered.length) return;
-    this.widening = afterNextPaint().then(() => {
-      this.widening = undefined;
-      this.narrowWindow = false;
-      this.requestUpdate();
-    });
-  }
-
-  /** Re-checks the code blocks when the list changes width (the panel resized, the viewport turned). */
-  private watchListWidth(list: HTMLElement | undefined) {
-    if (list === this.widthWatched) return;
-    this.widthObserver?.disconnect();
-    this.widthWatched = list;
-    if (!list || typeof ResizeObserver === 'undefined') return;
-    let width = -1;
-    this.widthObserver ??= new ResizeObserver((entries) => {
-      const next = entries[entries.length - 1]!.contentRect.width;
-      if (next !== width) {
-        width = next;
-        this.markScrollableCode(true);
-      }
-    });
-    this.widthObserver.observe(list);
-  }
-
-  /**
-   * A code block wider than its bubble scrolls sideways; keyboard users can only scroll what can
-   * take focus, so such a block gets `tabindex="0"` and a name (and loses them when it fits).
-   * Runs when the rendered bubbles or the list's width change, not on every keystroke.
-   */
-  private markScrollableCode(force: boolean) {
-    const list = this.list;
-    if (!list) return;
-    const label = this.text.codeBlock;
-    const signature = `${label}|${this.rendered.map((m) => m.key).join('|')}`;
-    if (!force && signature === this.codeSignature) return;
-    this.codeSignature = signature;
-    for (const pre of list.querySelectorAll<HTMLElement>('.bubble pre')) {
-      if (pre.scrollWidth > pre.clientWidth + 1) {
-        pre.tabIndex = 0;
-        pre.setAttribute('role', 'region');
-        pre.setAttribute('aria-label', label);
-      } else {
-        pre.removeAttribute('tabindex');
-        pre.removeAttribute('role');
-        pre.removeAttribute('aria-label');
-      }
-    }
-  }
-
-  /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
-  private observeSessions() {
-    const sentinel = this.renderRoot.querySelector('.sessions-end');
-    this.sessionObserver?.disconnect();
-    if (!sentinel || !this.historyOpen) return;
-    this.sessionObserver ??= new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void this.chat.history.loadMore();
-    });
-    this.sessionObserver.observe(sentinel);
-  }
-
-  private readonly onKeydown = (event: KeyboardEvent) => {
-    if (this.mode !== 'floating' || !this.open) return;
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      if (this.historyOpen) this.historyOpen = false;
-      else {
-        this.hide();
-        void this.updateComplete.then(() => this.launcher?.focus());
-      }
-      return;
-    }
-    if (event.key !== 'Tab' || !this.panel) return;
-    // Keep focus inside the floating panel (it is a modal dialog).
-    const focusable = [...this.panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-      (el) => el.offsetParent !== null || el === this.input,
-    );
-    if (!focusable.length) return;
-    const first = focusable[0]!;
-    const last = focusable[focusable.length - 1]!;
-    const active = this.shadowRoot?.activeElement;
-    if (event.shiftKey && (active === first || !this.panel.contains(active ?? null))) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && (active === last || !this.panel.contains(active ?? null))) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
-
-  private onScroll = () => {
-    const list = this.list;
-    if (!list) return;
-    const messages = this.chat.conversation.messages;
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
-    const first = this.rendered[0];
-    const last = this.rendered[this.rendered.length - 1];
-    const firstIndex = first ? messages.findIndex((m) => m.key === first.key) : 0;
-    const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
-    this.stickToBottom = atBottom && lastIndex >= messages.length - 1;
-    if (list.scrollTop < EDGE) {
-      if (firstIndex > 0) {
-        const start = Math.max(0, firstIndex - STEP);
-        this.firstKey = messages[start]?.key;
-        if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
-        this.stickToBottom = false;
-        this.requestUpdate();
-      } else if (this.chat.conversation.hasOlder && !this.chat.conversation.loadingOlder) {
-        void this.loadOlder();
-      }
-    } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.lastKey) {
-      const end = Math.min(messages.length - 1, lastIndex + STEP);
-      this.lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
-      if (end - firstIndex + 1 > MAX_RENDERED) this.firstKey = messages[end - MAX_RENDERED + 1]?.key;
-      this.requestUpdate();
-    }
-  };
-
-  private async loadOlder() {
-    this.stickToBottom = false;
-    const before = this.chat.conversation.messages.length;
-    const first = this.rendered[0];
-    const last = this.rendered[this.rendered.length - 1];
-    await this.chat.conversation.loadOlder();
-    const messages = this.chat.conversation.messages;
-    if (messages.length > before) {
-      // Reveal what arrived above the oldest bubble: a page from the server, or a step of the
-      // cached history if that is what came in (it may be thousands of messages).
-      const firstIndex = first
-        ? Math.max(
-            0,
-            messages.findIndex((m) => m.key === first.key),
-          )
-        : messages.length;
-      const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
-      const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize));
-      this.firstKey = messages[start]?.key;
-      if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
-      this.requestUpdate();
-    }
-  }
-
-  /** The bounded slice of messages to render. */
-  private window(messages: ViewMessage[]): ViewMessage[] {
-    let end = messages.length;
-    if (this.lastKey) {
-      const i = messages.findIndex((m) => m.key === this.lastKey);
-      if (i >= 0) end = i + 1;
-      else this.lastKey = undefined;
-    }
-    let start = Math.max(0, end - (this.narrowWindow ? FIRST_WINDOW : WINDOW));
-    if (this.firstKey) {
-      const i = messages.findIndex((m) => m.key === this.firstKey);
-      if (i >= 0 && i < end) start = Math.min(start, i);
-      else this.firstKey = undefined;
-    }
-    if (end - start > MAX_RENDERED) start = end - MAX_RENDERED;
-    return messages.slice(start, end);
-  }
-
-  private onSubmit(event: Event) {
-    event.preventDefault();
-    const text = this.draft.trim();
-    if (!text) return;
-    let file: string | undefined;
-    if (this.attachments && this.attachment.trim()) {
-      file = safeHref(this.attachment.trim(), undefined);
-      if (!file || !/^https?:/.test(file)) {
-        this.attachmentError = this.text.attachmentInvalid;
-        return;
-      }
-    }
-    this.attachmentError = '';
-    this.draft = '';
-    this.attachment = '';
-    this.attachmentOpen = false;
-    if (this.input) this.input.value = '';
-    void this.send(text, file);
-    this.input?.focus();
-  }
-
-  private onInputKeydown(event: KeyboardEvent) {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.onSubmit(event);
-    }
-  }
-
-  private toggleHistory() {
-    this.historyOpen = !this.historyOpen;
-    if (this.historyOpen) void this.chat.history.loadMore(true);
-  }
-
-  private openSession(sessionId: string) {
-    this.historyOpen = false;
-    this.firstKey = this.lastKey = undefined;
-    this.stickToBottom = true;
-    void this.chat.conversation.viewSession(sessionId);
-    void this.updateComplete.then(() => this.list?.focus());
-  }
-
-  private backToChat() {
-    this.firstKey = this.lastKey = undefined;
-    this.stickToBottom = true;
-    void this.chat.conversation.viewSession(undefined);
-  }
-
-  /** Date formatters by locale and shape: building one costs far more than using it. */
-  private formatters = new Map<string, Intl.DateTimeFormat>();
-
-  private formatTime(iso: string, withDate = false) {
-    const date = new Date(iso);
-    if (Number.isNaN(date.getTime())) return '';
-    const today = new Date();
-    const full =
-      withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
-    const key = `${this.formatTag}|${full}`;
-    let formatter = this.formatters.get(key);
-    if (!formatter) {
-      try {
-        formatter = new Intl.DateTimeFormat(this.formatTag, { ...(full ? { dateStyle: 'medium' } : {}), timeStyle: 'short' });
-      } catch {
-        formatter = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-      }
-      this.formatters.set(key, formatter);
-    }
-    return formatter.format(date);
-  }
-
-  /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
-  private quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
-    const time = this.formatTime(new Date(resetAt).toISOString());
-    return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.formatTag, { time });
-  }
-
-  private renderMessage(message: ViewMessage, t: WidgetStrings): TemplateResult {
-    const parts = ['message', `message-${message.sender}`];
-    if (message.state !== 'sent') parts.push(`message-${message.state}`);
-    const waiting = message.entry?.retryAt && message.entry.retryAt > Date.now();
-    const url = message.url ? safeHref(message.url) : undefined;
-    return html`<div part=${parts.join(' ')} data-key=${message.key}>
-      <div class="bubble">
-        <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
-        ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${inertText(message.text)}</span>`}
-        ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
-      </div>
-      <div class="meta">
-        <time datetime=${message.createdAt}>${this.formatTime(message.createdAt)}</time>
-        ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
-        ${
-          message.state === 'failed'
-            ? html`<span>${t.failed}</span>
-              <button part="retry-button" type="button" ?disabled=${!!waiting}
-                @click=${() => void this.chat.retry(message.key)}>${t.retry}</button>`
-            : nothing
-        }
-      </div>
-    </div>`;
-  }
-
-  private renderHistory(t: WidgetStrings) {
-    const c = this.chat.history;
-    const shown = this.chat.conversation;
-    return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!this.historyOpen}>
-      <h3 id="history-heading">${t.historyHeading}</h3>
-      ${c.sessions.length === 0 && !c.loading ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
-      <ul>
-        ${repeat(
-          c.sessions,
-          (s) => s.id,
-          (s) => html`<li>
-            <button part="session" type="button" data-session=${s.id}
-              aria-current=${(shown.viewing ?? shown.current?.sessionId) === s.id ? 'true' : 'false'}
-              @click=${() => this.openSession(s.id)}>
-              <span class="date">${this.formatTime(s.lastMessageAt, true)} · ${plural(t, 'sessionMessages', s.messageCount, this.formatTag)}</span>
-              <span class="line">${inertText(c.firstLines.get(s.id)) || '…'}</span>
-            </button>
-          </li>`,
-        )}
-      </ul>
-      ${c.loading ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
-      <div class="sessions-end"></div>
-    </section>`;
+  /** The panel's place while its code loads: a status line, or what went wrong and a way to try again. */
+  private renderPanelPending(t: WidgetStrings) {
+    return this.panelFailed
+      ? html`<p role="alert" class="loading">${t.errorUnreachable}
+          <button type="button" class="link-button" @click=${() => void this.loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
+      : html`<p role="status" class="loading">${t.loadingChat}</p>`;
   }
 
   protected override render() {
     const t = this.text;
-    const c = this.chat.conversation;
-    const chat = this.chat;
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
-    const heading = inertText(this.heading) || t.heading;
-    const messages = shown ? c.messages : [];
-    const visible = shown ? this.window(messages) : [];
-    this.rendered = visible;
-    const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
-    const viewed = c.viewing ? this.chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
+    const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
     return html`
       ${
         floating
           ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
-            aria-label=${this.open ? t.closeChat : t.openChat} @click=${this.toggle}>${this.open ? closeIcon : chatIcon}</button>`
+            aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${unread ? 'unread' : nothing} @click=${this.toggle}>
+            ${this.open ? closeIcon : chatIcon}
+            ${unread ? html`<span part="unread-badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+          </button>`
           : nothing
       }
+      <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${
-          shown
-            ? html`<div part="header">
-                <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
-                  aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
-                <h2 id="heading">${heading}</h2>
-                ${
-                  floating
-                    ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${this.hide}>${closeIcon}</button>`
-                    : nothing
-                }
-              </div>
-              <div class="body">
-                ${this.renderHistory(t)}
-                <div class="chat">
-                  ${
-                    c.viewing
-                      ? html`<div class="viewing"><span>${viewed ? this.formatTime(viewed.createdAt, true) : ''}</span>
-                        <button class="link-button" type="button" @click=${this.backToChat}>${t.backToChat}</button></div>`
-                      : nothing
-                  }
-                  <div part="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label=${t.messagesLabel}
-                    tabindex="0" @scroll=${this.onScroll}>
-                    ${
-                      atTop && c.hasOlder
-                        ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
-                          @click=${() => void this.loadOlder()}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
-                        : nothing
-                    }
-                    ${messages.length === 0 && chat.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
-                    ${repeat(
-                      visible,
-                      (m) => m.key,
-                      (m) => this.renderMessage(m, t),
-                    )}
-                    ${
-                      chat.sender.typing && !c.viewing
-                        ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
-                        : nothing
-                    }
-                  </div>
-                  ${
-                    chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
-                      ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
-                      : nothing
-                  }
-                  ${
-                    chat.error || this.attachmentError
-                      ? html`<div part="error" role="alert"><span>${this.attachmentError || chat.error?.message}</span>
-                        <button type="button" @click=${() => {
-                          this.attachmentError = '';
-                          chat.dismissError();
-                        }}>${t.dismiss}</button></div>`
-                      : nothing
-                  }
-                  <form @submit=${this.onSubmit}>
-                    ${
-                      this.attachments && this.attachmentOpen
-                        ? html`<div class="attachment">
-                          <label class="sr-only" for="attachment">${t.attachmentLabel}</label>
-                          <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.attachment}
-                            placeholder=${t.attachmentPlaceholder} @input=${(e: Event) => (this.attachment = (e.target as HTMLInputElement).value)} />
-                        </div>`
-                        : nothing
-                    }
-                    <div class="row">
-                      ${
-                        this.attachments
-                          ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
-                            aria-pressed=${this.attachmentOpen ? 'true' : 'false'}
-                            @click=${() => (this.attachmentOpen = !this.attachmentOpen)}>${clipIcon}</button>`
-                          : nothing
-                      }
-                      <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
-                        placeholder=${this.placeholder || t.placeholder} .value=${this.draft}
-                        @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
-                        @keydown=${this.onInputKeydown}></textarea>
-                      <button part="send-button" type="submit" ?disabled=${!this.draft.trim()}>${t.send}</button>
-                    </div>
-                  </form>
-                </div>
-              </div>`
-            : nothing
-        }
+        ${shown ? (this.panel ? this.panel.render() : this.renderPanelPending(t)) : nothing}
       </div>
     `;
   }

@@ -13,7 +13,7 @@
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../events.js';
 import { afterNextPaint } from '../after-paint.js';
-import type { Connection, ControllerContext, ConversationHost } from './connection.js';
+import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
 import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
 import { HistoryCache } from './history-cache.js';
@@ -23,6 +23,7 @@ import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
 import { Transport, type SendQuota } from './transport.js';
+import { UnreadReplies } from './unread-replies.js';
 
 export type { ConversationHost } from './connection.js';
 export type { ViewMessage } from './view-message.js';
@@ -39,6 +40,8 @@ export class ChatController implements ReactiveController {
   readonly history: SessionHistory;
   /** The visitor's ratings of bot messages. */
   readonly feedback: FeedbackStore;
+  /** Bot replies no tab has shown yet (the launcher's badge). */
+  readonly unread: UnreadReplies;
 
   private readonly storage: KeyValueStorage;
   private readonly cache: HistoryCache;
@@ -49,15 +52,22 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys. */
   private readonly onOnline = () => void this.sender.retryNetworkFailures();
 
-  constructor(private readonly host: ConversationHost) {
+  constructor(
+    private readonly host: ConversationHost,
+    report: ReportFailure,
+  ) {
     this.storage = openStorage();
     this.cache = new HistoryCache(this.storage);
     this.outbox = new Outbox(this.storage);
     this.feedback = new FeedbackStore(this.storage);
+    this.unread = new UnreadReplies(this.storage, (shared) => {
+      if (shared) this.sync.post({ type: 'unread' });
+      host.requestUpdate();
+    });
     const context: ControllerContext = {
       host,
       fail: (failure, localId) => {
-        this.error = host.reportError(failure, localId);
+        this.error = report(failure, localId);
         host.requestUpdate();
       },
       changed: () => this.sync.post({ type: 'changed' }),
@@ -86,6 +96,7 @@ export class ChatController implements ReactiveController {
     this.sender.use(next);
     this.conversation.use(next);
     this.history.use(next);
+    if (!next) this.unread.use(undefined);
   }
 
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
@@ -111,6 +122,8 @@ export class ChatController implements ReactiveController {
     this.end(connection);
     this.abort = abort;
     this.sync.use(transport.base);
+    this.unread.use(transport.base);
+    void this.unread.load();
     const loading = this.load(connection);
     this.conversation.loaded = loading;
     await loading;
@@ -188,6 +201,7 @@ export class ChatController implements ReactiveController {
   private async onNote(note: TabNote) {
     const connection = this.connection;
     if (!connection) return;
+    if (note.type === 'unread') return this.unread.load();
     // Another tab reset the visitor or got a new one: start over from storage.
     if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
     else await this.loadFromStorage(connection);
@@ -247,6 +261,7 @@ export class ChatController implements ReactiveController {
     await this.outbox.clear();
     await this.cache.clearEndpoint(transport.base);
     await this.feedback.clearEndpoint(transport.base);
+    await this.unread.forget(transport.base);
     await transport.forgetIdentity();
     this.sync.post({ type: 'reset' });
     await this.connect(transport.base, false);

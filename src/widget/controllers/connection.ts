@@ -12,9 +12,10 @@ import type { RequestFailure, Transport } from './transport.js';
 export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
   readonly pageSize: number;
   readonly userName: string;
-  /** Describes a failure in the visitor's words and reports it (`chatbot-error`). */
-  reportError(failure: RequestFailure, localId?: string): ChatbotErrorDetail;
 }
+
+/** Describes a failure in the visitor's words and reports it (`chatbot-error`). */
+export type ReportFailure = (failure: RequestFailure, localId?: string) => ChatbotErrorDetail;
 
 export interface Connection {
   readonly transport: Transport;

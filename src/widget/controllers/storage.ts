@@ -3,11 +3,13 @@
  * or refuses to open (private modes, disabled storage), a Map that lives as long as the page.
  * The widget then works the same, only without a cache across reloads.
  */
-import { createStore, get, set, del, promisifyRequest, type UseStore } from 'idb-keyval';
+import { createStore, get, set, del, update, promisifyRequest, type UseStore } from 'idb-keyval';
 
 export interface KeyValueStorage {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
+  /** Sets a key from its current value in one transaction (no other tab writes in between). */
+  update<T>(key: string, change: (current: T | undefined) => T): Promise<T>;
   delete(key: string): Promise<void>;
   /** Removes every key that starts with `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
@@ -22,6 +24,11 @@ class MemoryStorage implements KeyValueStorage {
   }
   async set(key: string, value: unknown) {
     this.map.set(key, structuredClone(value));
+  }
+  async update<T>(key: string, change: (current: T | undefined) => T) {
+    const next = change(structuredClone(this.map.get(key)) as T | undefined);
+    this.map.set(key, structuredClone(next));
+    return next;
   }
   async delete(key: string) {
     this.map.delete(key);
@@ -66,6 +73,16 @@ class FallbackStorage implements KeyValueStorage {
     return this.run(
       (s) => set(key, value, s),
       (m) => m.set(key, value),
+    );
+  }
+  update<T>(key: string, change: (current: T | undefined) => T) {
+    let next: T;
+    return this.run(
+      async (s) => {
+        await update<T>(key, (current) => (next = change(current)), s);
+        return next;
+      },
+      (m) => m.update(key, change),
     );
   }
   delete(key: string) {

@@ -3,7 +3,7 @@
  * posts a note on a BroadcastChannel, and the others re-read IndexedDB. Notes carry no message
  * text, only what changed. Without BroadcastChannel tabs simply don't hear of each other.
  */
-export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identity' };
+export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identity' } | { type: 'unread' };
 
 export class TabSync {
   private channel: BroadcastChannel | undefined;

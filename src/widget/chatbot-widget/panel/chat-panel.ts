@@ -1,0 +1,305 @@
+/**
+ * The panel of `<chatbot-widget>`: everything behind the launcher. Its code (the conversation's
+ * controllers, IndexedDB, Markdown, the history pane) is a chunk of its own, loaded on first open
+ * or when the page is idle, so the script a page includes only defines the element and draws
+ * the launcher (docs/embedding.md).
+ */
+import { html, nothing, type PropertyValues } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { ChatController } from '../../controllers/chat-controller.js';
+import { inertText } from '../../inert-text.js';
+import { format, plural, type WidgetStrings } from '../../strings.js';
+import { closeIcon, historyIcon } from '../icons.js';
+import { ScrollableCode } from './code-blocks.js';
+import { Composer } from './composer.js';
+import { describeFailure } from './error-text.js';
+import { FocusTrap } from './focus-trap.js';
+import { renderHistoryPane } from './history-pane.js';
+import { renderMessage, type MessageViewContext } from './message-view.js';
+import type { PanelHost } from './panel-host.js';
+import { panelStyles } from './panel.styles.js';
+import { TimeFormat } from './time-format.js';
+import { MessageWindow } from './windowing.js';
+
+export { panelStyles };
+export type { PanelHost };
+
+/**
+ * The `quota-notice` shows when this many sends or fewer are left in a window that ends more than
+ * a minute from now (a day's budget; a minute's comes back before a notice would help).
+ */
+const QUOTA_NOTICE_AT = 3;
+
+export class ChatPanel {
+  readonly chat: ChatController;
+  private readonly window: MessageWindow;
+  private readonly time: TimeFormat;
+  private readonly composer: Composer;
+  private readonly codeBlocks: ScrollableCode;
+  private historyOpen = false;
+  private connectedEndpoint: string | undefined;
+  private sessionObserver: IntersectionObserver | undefined;
+
+  constructor(private readonly host: PanelHost) {
+    this.chat = new ChatController(host, (failure, localId) => {
+      const detail = describeFailure(host.text, failure, localId);
+      host.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
+      return detail;
+    });
+    this.window = new MessageWindow(
+      host,
+      () => this.chat.conversation,
+      () => host.pageSize,
+    );
+    this.time = new TimeFormat(() => host.formatTag);
+    this.composer = new Composer(host, (text, file) => void this.send(text, file));
+    this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
+    this.listen(true);
+    new FocusTrap(host, {
+      active: () => host.mode === 'floating' && host.open,
+      container: () => this.part('panel'),
+      alwaysFocusable: () => this.composer.input,
+      onEscape: () => {
+        if (this.historyOpen) {
+          this.historyOpen = false;
+          host.requestUpdate();
+        } else {
+          host.hide();
+          void host.updateComplete.then(() => host.focusLauncher());
+        }
+      },
+    });
+  }
+
+  /** Bot replies no tab has shown yet (the launcher's badge). */
+  get unread() {
+    return this.chat.unread.count;
+  }
+
+  /** Whether the visitor can see the conversation in this tab now. */
+  private get seen() {
+    return this.host.isShown && document.visibilityState === 'visible';
+  }
+
+  /** A reply arrived: unread unless the visitor is looking. */
+  private readonly onReply = () => {
+    if (!this.seen) void this.chat.unread.add();
+  };
+
+  /** Back to a tab showing the panel: what arrived meanwhile is seen now. */
+  private readonly onVisibility = () => {
+    if (this.seen) void this.chat.unread.clear();
+  };
+
+  private listen(on: boolean) {
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    this.host[method]('chatbot-reply', this.onReply);
+    document[method]('visibilitychange', this.onVisibility);
+  }
+
+  private part(name: string) {
+    return this.host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
+  }
+
+  private get list() {
+    return this.part('messages');
+  }
+
+  /** Queues a message as the visitor (see `ChatbotWidget.send`). */
+  async send(text: string, file?: string): Promise<string | undefined> {
+    await this.connectIfNeeded();
+    this.window.follow();
+    return this.chat.send(text, file);
+  }
+
+  /** Forgets the visitor (see `ChatbotWidget.reset`). */
+  async reset(): Promise<void> {
+    this.composer.clear();
+    this.historyOpen = false;
+    this.window.follow();
+    await this.chat.reset();
+  }
+
+  /** The element was attached again: the conversation reconnects on the next update. */
+  connected() {
+    this.connectedEndpoint = undefined;
+    this.listen(true);
+  }
+
+  disconnected() {
+    this.listen(false);
+    this.sessionObserver?.disconnect();
+    this.codeBlocks.disconnect();
+    this.connectedEndpoint = undefined;
+  }
+
+  private connectIfNeeded() {
+    const host = this.host;
+    if (this.connectedEndpoint === host.endpoint) return Promise.resolve();
+    this.connectedEndpoint = host.endpoint;
+    this.window.follow();
+    this.window.narrowNextPaint();
+    const connecting = this.chat.connect(host.endpoint, host.isShown);
+    this.time.prepare(host.isShown);
+    return connecting;
+  }
+
+  /** The element's `willUpdate`: connects, and remembers what the visitor is looking at. */
+  willUpdate(changed: PropertyValues) {
+    const host = this.host;
+    // Lit keeps updating a detached element when asked (a late async continuation, a property
+    // set by the page): only an attached one may connect, or a removed widget would come back to
+    // life and write its stale view over what other tabs and elements stored since.
+    if (host.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
+    if (changed.has('open') && host.open && !changed.get('open')) this.window.narrowNextPaint();
+    this.window.rememberAnchor(this.list);
+  }
+
+  /** The element's `updated`: scroll position, observers, code blocks, the wider window. */
+  updated(changed: PropertyValues) {
+    const host = this.host;
+    if (changed.has('mode') && host.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
+    const list = this.list;
+    this.window.restoreScroll(list);
+    this.observeSessions();
+    this.codeBlocks.update(
+      list,
+      this.window.rendered.map((m) => m.key),
+    );
+    this.window.widenAfterPaint();
+    // Another tab counted a reply this one shows: it is seen.
+    if (this.chat.unread.count > 0 && this.seen) void this.chat.unread.clear();
+  }
+
+  /** The panel was shown: fresh messages, the newest in view, focus in the field (floating). */
+  opened() {
+    void this.chat.conversation.revalidate();
+    void this.chat.unread.clear();
+    this.window.follow();
+    if (this.host.mode === 'floating') void this.host.updateComplete.then(() => this.composer.input?.focus());
+  }
+
+  /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
+  private observeSessions() {
+    const sentinel = this.host.renderRoot.querySelector('.sessions-end');
+    this.sessionObserver?.disconnect();
+    if (!sentinel || !this.historyOpen) return;
+    this.sessionObserver ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void this.chat.history.loadMore();
+    });
+    this.sessionObserver.observe(sentinel);
+  }
+
+  private readonly toggleHistory = () => {
+    this.historyOpen = !this.historyOpen;
+    if (this.historyOpen) void this.chat.history.loadMore(true);
+    this.host.requestUpdate();
+  };
+
+  private openSession(sessionId: string) {
+    this.historyOpen = false;
+    this.window.follow();
+    void this.chat.conversation.viewSession(sessionId);
+    this.host.requestUpdate();
+    void this.host.updateComplete.then(() => this.list?.focus());
+  }
+
+  private readonly backToChat = () => {
+    this.window.follow();
+    void this.chat.conversation.viewSession(undefined);
+  };
+
+  private readonly onScroll = () => {
+    const list = this.list;
+    if (list) this.window.onScroll(list);
+  };
+
+  private readonly loadOlder = () => void this.window.loadOlder();
+
+  private readonly dismissError = () => {
+    this.composer.attachmentError = '';
+    this.chat.dismissError();
+  };
+
+  /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
+  private quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
+    const time = this.time.format(new Date(resetAt).toISOString());
+    return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.host.formatTag, { time });
+  }
+
+  /** The panel's contents (the element draws the panel itself, and the launcher). */
+  render() {
+    const host = this.host;
+    const t = host.text;
+    const chat = this.chat;
+    const c = chat.conversation;
+    const floating = host.mode !== 'inline';
+    const messages = c.messages;
+    const visible = this.window.slice(messages);
+    const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
+    const viewed = c.viewing ? chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
+    const messageContext: MessageViewContext = { t, time: this.time, retry: (key) => void chat.retry(key) };
+    const error = this.composer.attachmentError || chat.error?.message;
+    return html`<div part="header">
+        <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
+          aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
+        <h2 id="heading">${inertText(host.heading) || t.heading}</h2>
+        ${
+          floating
+            ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${() => host.hide()}>${closeIcon}</button>`
+            : nothing
+        }
+      </div>
+      <div class="body">
+        ${renderHistoryPane({
+          t,
+          time: this.time,
+          formatTag: host.formatTag,
+          history: chat.history,
+          open: this.historyOpen,
+          shownSessionId: c.viewing ?? c.current?.sessionId,
+          openSession: (id) => this.openSession(id),
+        })}
+        <div class="chat">
+          ${
+            c.viewing
+              ? html`<div class="viewing"><span>${viewed ? this.time.format(viewed.createdAt, true) : ''}</span>
+                <button class="link-button" type="button" @click=${this.backToChat}>${t.backToChat}</button></div>`
+              : nothing
+          }
+          <div part="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label=${t.messagesLabel}
+            tabindex="0" @scroll=${this.onScroll}>
+            ${
+              atTop && c.hasOlder
+                ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
+                  @click=${this.loadOlder}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
+                : nothing
+            }
+            ${messages.length === 0 && chat.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
+            ${repeat(
+              visible,
+              (m) => m.key,
+              (m) => renderMessage(m, messageContext),
+            )}
+            ${
+              chat.sender.typing && !c.viewing
+                ? html`<div part="typing" role="status"><span class="sr-only">${t.typing}</span><span aria-hidden="true"></span><span aria-hidden="true"></span><span aria-hidden="true"></span></div>`
+                : nothing
+            }
+          </div>
+          ${
+            chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
+              ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
+              : nothing
+          }
+          ${
+            error
+              ? html`<div part="error" role="alert"><span>${error}</span>
+                <button type="button" @click=${this.dismissError}>${t.dismiss}</button></div>`
+              : nothing
+          }
+          ${this.composer.render(t)}
+        </div>
+      </div>`;
+  }
+}

@@ -1,0 +1,104 @@
+import { html, nothing } from 'lit';
+import { MAX_MESSAGE_CHARS } from '../../../shared/limits.js';
+import { safeHref } from '../../markdown.js';
+import type { WidgetStrings } from '../../strings.js';
+import { clipIcon } from '../icons.js';
+import type { PanelHost } from './panel-host.js';
+
+/**
+ * The form at the bottom of the panel: the message field (Enter sends, Shift+Enter breaks the
+ * line), the Send button and, with the `attachments` attribute, the field for an attachment's URL.
+ */
+export class Composer {
+  private draft = '';
+  private attachmentOpen = false;
+  private attachment = '';
+  /** Why the attachment's URL was refused, shown in the `error` part. */
+  attachmentError = '';
+
+  constructor(
+    private readonly host: PanelHost,
+    private readonly send: (text: string, file?: string) => void,
+  ) {}
+
+  get input() {
+    return this.host.renderRoot.querySelector<HTMLTextAreaElement>('[part="input"]') ?? undefined;
+  }
+
+  /** Forgets what was typed (the visitor was reset). */
+  clear() {
+    this.draft = '';
+    this.attachment = '';
+    this.attachmentError = '';
+    this.attachmentOpen = false;
+  }
+
+  private readonly onSubmit = (event: Event) => {
+    event.preventDefault();
+    const text = this.draft.trim();
+    if (!text) return;
+    let file: string | undefined;
+    if (this.host.attachments && this.attachment.trim()) {
+      file = safeHref(this.attachment.trim(), undefined);
+      if (!file || !/^https?:/.test(file)) {
+        this.attachmentError = this.host.text.attachmentInvalid;
+        this.host.requestUpdate();
+        return;
+      }
+    }
+    const input = this.input;
+    this.clear();
+    if (input) input.value = '';
+    this.host.requestUpdate();
+    this.send(text, file);
+    input?.focus();
+  };
+
+  private readonly onKeydown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.onSubmit(event);
+    }
+  };
+
+  private readonly onInput = (event: Event) => {
+    this.draft = (event.target as HTMLTextAreaElement).value;
+    this.host.requestUpdate();
+  };
+
+  private readonly onAttachmentInput = (event: Event) => {
+    this.attachment = (event.target as HTMLInputElement).value;
+  };
+
+  private readonly toggleAttachment = () => {
+    this.attachmentOpen = !this.attachmentOpen;
+    this.host.requestUpdate();
+  };
+
+  render(t: WidgetStrings) {
+    const attachments = this.host.attachments;
+    return html`<form @submit=${this.onSubmit}>
+      ${
+        attachments && this.attachmentOpen
+          ? html`<div class="attachment">
+            <label class="sr-only" for="attachment">${t.attachmentLabel}</label>
+            <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.attachment}
+              placeholder=${t.attachmentPlaceholder} @input=${this.onAttachmentInput} />
+          </div>`
+          : nothing
+      }
+      <div class="row">
+        ${
+          attachments
+            ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
+              aria-pressed=${this.attachmentOpen ? 'true' : 'false'} @click=${this.toggleAttachment}>${clipIcon}</button>`
+            : nothing
+        }
+        <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
+          placeholder=${this.host.placeholder || t.placeholder} .value=${this.draft}
+          @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
+        <button part="send-button" type="submit" ?disabled=${!this.draft.trim()}>${t.send}</button>
+      </div>
+    </form>`;
+  }
+}

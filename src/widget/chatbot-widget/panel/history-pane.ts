@@ -1,0 +1,46 @@
+import { html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { SessionHistory } from '../../controllers/session-history.js';
+import { inertText } from '../../inert-text.js';
+import { plural, type WidgetStrings } from '../../strings.js';
+import type { TimeFormat } from './time-format.js';
+
+/** What the history pane needs to draw itself. */
+export interface HistoryPaneContext {
+  readonly t: WidgetStrings;
+  readonly time: TimeFormat;
+  readonly formatTag: string;
+  readonly history: SessionHistory;
+  /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
+  readonly open: boolean;
+  /** The session the chat shows, marked `aria-current`. */
+  readonly shownSessionId: string | undefined;
+  openSession(sessionId: string): void;
+}
+
+/**
+ * The history pane: the visitor's sessions, newest activity first, each with its date, size and
+ * first line; the `.sessions-end` row loads the next page when it scrolls into view.
+ */
+export function renderHistoryPane(context: HistoryPaneContext) {
+  const { t, history } = context;
+  return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!context.open}>
+    <h3 id="history-heading">${t.historyHeading}</h3>
+    ${history.sessions.length === 0 && !history.loading ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
+    <ul>
+      ${repeat(
+        history.sessions,
+        (s) => s.id,
+        (s) => html`<li>
+          <button part="session" type="button" data-session=${s.id} aria-current=${context.shownSessionId === s.id ? 'true' : 'false'}
+            @click=${() => context.openSession(s.id)}>
+            <span class="date">${context.time.format(s.lastMessageAt, true)} · ${plural(t, 'sessionMessages', s.messageCount, context.formatTag)}</span>
+            <span class="line">${inertText(history.firstLines.get(s.id)) || '…'}</span>
+          </button>
+        </li>`,
+      )}
+    </ul>
+    ${history.loading ? html`<p class="note" role="status">${t.loading}</p>` : nothing}
+    <div class="sessions-end"></div>
+  </section>`;
+}

@@ -1,0 +1,43 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ViewMessage } from '../../controllers/view-message.js';
+import { renderMarkdown, safeHref } from '../../markdown.js';
+import { inertText } from '../../inert-text.js';
+import type { WidgetStrings } from '../../strings.js';
+import type { TimeFormat } from './time-format.js';
+
+/** What a bubble needs besides its message. */
+export interface MessageViewContext {
+  readonly t: WidgetStrings;
+  readonly time: TimeFormat;
+  /** Sends a failed message again (its Retry button). */
+  retry(key: string): void;
+}
+
+/**
+ * One message of the list: the bubble (a bot's Markdown rendered to inert DOM, a visitor's text as
+ * plain text), its attachment link, and a line with its time and state.
+ */
+export function renderMessage(message: ViewMessage, context: MessageViewContext): TemplateResult {
+  const { t } = context;
+  const parts = ['message', `message-${message.sender}`];
+  if (message.state !== 'sent') parts.push(`message-${message.state}`);
+  const waiting = message.entry?.retryAt && message.entry.retryAt > Date.now();
+  const url = message.url ? safeHref(message.url) : undefined;
+  return html`<div part=${parts.join(' ')} data-key=${message.key}>
+    <div class="bubble">
+      <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
+      ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${inertText(message.text)}</span>`}
+      ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
+    </div>
+    <div class="meta">
+      <time datetime=${message.createdAt}>${context.time.format(message.createdAt)}</time>
+      ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
+      ${
+        message.state === 'failed'
+          ? html`<span>${t.failed}</span>
+            <button part="retry-button" type="button" ?disabled=${!!waiting} @click=${() => context.retry(message.key)}>${t.retry}</button>`
+          : nothing
+      }
+    </div>
+  </div>`;
+}

@@ -1,0 +1,173 @@
+import type { ReactiveControllerHost } from 'lit';
+import type { ViewMessage } from '../../controllers/view-message.js';
+import type { Conversation } from '../../controllers/conversation.js';
+import { afterNextPaint } from '../../after-paint.js';
+
+/** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
+const WINDOW = 40;
+/**
+ * Bubbles of the first paint after connecting or opening: enough to fill a tall panel, fewer to
+ * lay out; the window widens to {@link WINDOW} right after that frame (above the fold).
+ */
+const FIRST_WINDOW = 16;
+/** Bubbles added per scroll step. */
+const STEP = 30;
+/** At most this many bubbles are in the DOM, however long the conversation. */
+const MAX_RENDERED = 150;
+/** Distance from an edge (px) at which scrolling reveals more. */
+const EDGE = 120;
+
+/**
+ * Which slice of a long conversation is in the DOM, and where the list is scrolled: the newest
+ * bubbles by default, more on scrolling towards either end, never more than {@link MAX_RENDERED},
+ * and what the visitor is reading kept in place while bubbles come and go around it.
+ */
+export class MessageWindow {
+  /** Key of the oldest rendered bubble; undefined: the newest {@link WINDOW}. */
+  private firstKey: string | undefined;
+  /** Key of the newest rendered bubble; undefined: follow the newest message. */
+  private lastKey: string | undefined;
+  private stickToBottom = true;
+  private anchor: { key: string; offset: number } | undefined;
+  /** The slice the last render drew. */
+  rendered: ViewMessage[] = [];
+  /** The next paint shows only the newest {@link FIRST_WINDOW} bubbles. */
+  private narrow = true;
+  private widening: Promise<void> | undefined;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly conversation: () => Conversation,
+    private readonly pageSize: () => number,
+  ) {}
+
+  /** Back to the newest messages, following new ones (a send, another conversation shown). */
+  follow() {
+    this.firstKey = this.lastKey = undefined;
+    this.stickToBottom = true;
+  }
+
+  /** The next paint is a first one (connected, opened): keep it small. */
+  narrowNextPaint() {
+    this.narrow = true;
+  }
+
+  /** Opens at `key`: the slice around it, no following. */
+  reveal(key: string) {
+    const messages = this.conversation().messages;
+    const i = messages.findIndex((m) => m.key === key);
+    if (i < 0) return;
+    this.firstKey = messages[Math.max(0, i - STEP)]?.key;
+    this.lastKey = i + STEP >= messages.length - 1 ? undefined : messages[i + STEP]?.key;
+    this.stickToBottom = false;
+  }
+
+  /** The bounded slice of messages to render (and remembers it as {@link rendered}). */
+  slice(messages: ViewMessage[]): ViewMessage[] {
+    let end = messages.length;
+    if (this.lastKey) {
+      const i = messages.findIndex((m) => m.key === this.lastKey);
+      if (i >= 0) end = i + 1;
+      else this.lastKey = undefined;
+    }
+    let start = Math.max(0, end - (this.narrow ? FIRST_WINDOW : WINDOW));
+    if (this.firstKey) {
+      const i = messages.findIndex((m) => m.key === this.firstKey);
+      if (i >= 0 && i < end) start = Math.min(start, i);
+      else this.firstKey = undefined;
+    }
+    if (end - start > MAX_RENDERED) start = end - MAX_RENDERED;
+    this.rendered = messages.slice(start, end);
+    return this.rendered;
+  }
+
+  /** Before an update: remembers the bubble at the top of the view, to keep it in place. */
+  rememberAnchor(list: HTMLElement | undefined) {
+    this.anchor = undefined;
+    if (!list || this.stickToBottom) return;
+    for (const el of list.querySelectorAll<HTMLElement>('[data-key]')) {
+      if (el.offsetTop + el.offsetHeight > list.scrollTop) {
+        this.anchor = { key: el.dataset.key!, offset: el.offsetTop - list.scrollTop };
+        break;
+      }
+    }
+  }
+
+  /** After an update: scrolls to the newest message, or puts the remembered bubble back in place. */
+  restoreScroll(list: HTMLElement | undefined) {
+    if (!list) return;
+    if (this.stickToBottom) list.scrollTop = list.scrollHeight;
+    else if (this.anchor) {
+      const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
+      if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
+    }
+  }
+
+  /** Once the first bubbles are on screen, renders the full window above them. */
+  widenAfterPaint() {
+    if (!this.narrow || this.widening || !this.rendered.length) return;
+    this.widening = afterNextPaint().then(() => {
+      this.widening = undefined;
+      this.narrow = false;
+      this.host.requestUpdate();
+    });
+  }
+
+  /** The list scrolled: near an edge, more bubbles on that side (and fewer on the other). */
+  onScroll(list: HTMLElement) {
+    const conversation = this.conversation();
+    const messages = conversation.messages;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
+    const [firstIndex, lastIndex] = this.renderedRange(messages);
+    this.stickToBottom = atBottom && lastIndex >= messages.length - 1;
+    if (list.scrollTop < EDGE) {
+      if (firstIndex > 0) {
+        const start = Math.max(0, firstIndex - STEP);
+        this.firstKey = messages[start]?.key;
+        if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
+        this.stickToBottom = false;
+        this.host.requestUpdate();
+      } else if (conversation.hasOlder && !conversation.loadingOlder) {
+        void this.loadOlder();
+      }
+    } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.lastKey) {
+      const end = Math.min(messages.length - 1, lastIndex + STEP);
+      this.lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
+      if (end - firstIndex + 1 > MAX_RENDERED) this.firstKey = messages[end - MAX_RENDERED + 1]?.key;
+      this.host.requestUpdate();
+    }
+  }
+
+  /** Loads older messages (cache or server) and reveals what arrived above the oldest bubble. */
+  async loadOlder() {
+    const conversation = this.conversation();
+    this.stickToBottom = false;
+    const before = conversation.messages.length;
+    const first = this.rendered[0];
+    const last = this.rendered[this.rendered.length - 1];
+    await conversation.loadOlder();
+    const messages = conversation.messages;
+    if (messages.length <= before) return;
+    // A page from the server, or a step of the cached history (it may be thousands of messages).
+    const firstIndex = first
+      ? Math.max(
+          0,
+          messages.findIndex((m) => m.key === first.key),
+        )
+      : messages.length;
+    const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
+    const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize()));
+    this.firstKey = messages[start]?.key;
+    if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
+    this.host.requestUpdate();
+  }
+
+  private renderedRange(messages: ViewMessage[]): [number, number] {
+    const first = this.rendered[0];
+    const last = this.rendered[this.rendered.length - 1];
+    return [
+      first ? messages.findIndex((m) => m.key === first.key) : 0,
+      last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1,
+    ];
+  }
+}

@@ -1,0 +1,224 @@
+import { css } from 'lit';
+import { themeTokens } from '../theme.styles.js';
+
+/**
+ * The widget's own tokens on top of the shared theme (theme.styles.ts): bubbles, links and code.
+ * Dark defaults for `theme="dark"`, and `theme="auto"` when the system asks for dark; every
+ * colour pair meets WCAG AA (4.5:1 for text) against its background.
+ */
+const dark = css`
+  --_user-bg: var(--chatbot-user-background, #1e40af);
+  --_user-text: var(--chatbot-user-text, #ffffff);
+  --_bot-bg: var(--chatbot-bot-background, #1f2937);
+  --_bot-text: var(--chatbot-bot-text, #f3f4f6);
+  --_link: var(--chatbot-link, #93c5fd);
+  --_user-link: var(--chatbot-user-link, #ffffff);
+  --_code-bg: var(--chatbot-code-background, #0b1220);
+`;
+
+/*
+ * Focus is drawn in the accent's colour: #1d4ed8 is 6.7:1 on white and 6.1:1 on the surface
+ * (WCAG non-text contrast asks 3:1); the dark accent #93c5fd is 9.8:1 on its background. A
+ * custom --chatbot-accent should keep 3:1 too, or set --chatbot-focus. (Comments live out here,
+ * not in the CSS: the bundle ships the CSS text as written.)
+ */
+
+/**
+ * The styles of the first load: theme tokens, the launcher and the panel's frame. The panel's
+ * contents bring their own (panel/panel.styles.ts) when its code loads.
+ */
+export const shellStyles = [
+  themeTokens,
+  css`
+  :host {
+    --_user-bg: var(--chatbot-user-background, #1d4ed8);
+    --_user-text: var(--chatbot-user-text, #ffffff);
+    --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
+    --_bot-text: var(--chatbot-bot-text, #111827);
+    --_link: var(--chatbot-link, #1d4ed8);
+    --_user-link: var(--chatbot-user-link, #ffffff);
+    --_code-bg: var(--chatbot-code-background, #e5e7eb);
+    --_width: var(--chatbot-width, 380px);
+    --_height: var(--chatbot-height, 600px);
+    --_offset: var(--chatbot-offset, 20px);
+    --_launcher-size: var(--chatbot-launcher-size, 56px);
+    --_z: var(--chatbot-z-index, 2147483000);
+    display: block;
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+    line-height: 1.45;
+    color: var(--_text);
+  }
+  :host([theme='dark']) {
+    ${dark}
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([theme='auto']) {
+      ${dark}
+    }
+  }
+  :host([mode='inline']) {
+    height: 100%;
+    min-height: 320px;
+  }
+  [hidden] {
+    display: none !important;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  button,
+  textarea,
+  input {
+    font: inherit;
+    color: inherit;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    inline-size: 36px;
+    block-size: 36px;
+    border: 0;
+    border-radius: 999px;
+    background: transparent;
+    cursor: pointer;
+  }
+  .icon-button:hover,
+  .icon-button[aria-pressed='true'] {
+    background: var(--_surface);
+  }
+  svg {
+    inline-size: 22px;
+    block-size: 22px;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
+
+  [part='launcher'] {
+    position: fixed;
+    inset-block-end: var(--_offset);
+    inset-inline-end: var(--_offset);
+    z-index: var(--_z);
+    display: grid;
+    place-items: center;
+    inline-size: var(--_launcher-size);
+    block-size: var(--_launcher-size);
+    border: 0;
+    border-radius: 999px;
+    background: var(--_accent);
+    color: var(--_on-accent);
+    box-shadow: 0 6px 24px rgb(0 0 0 / 0.25);
+    cursor: pointer;
+    transition: transform 0.15s ease;
+  }
+  [part='launcher']:hover {
+    transform: scale(1.05);
+  }
+  [part='unread-badge'] {
+    position: absolute;
+    inset-block-start: -4px;
+    inset-inline-end: -4px;
+    min-inline-size: 22px;
+    block-size: 22px;
+    padding: 0 6px;
+    border-radius: 999px;
+    border: 2px solid var(--_bg);
+    background: var(--chatbot-badge-background, #b91c1c);
+    color: var(--chatbot-badge-text, #ffffff);
+    font-size: 12px;
+    font-weight: 700;
+    line-height: 18px;
+    text-align: center;
+  }
+  [part='launcher'] svg {
+    inline-size: 26px;
+    block-size: 26px;
+  }
+  :host([side='start']) [part='launcher'],
+  :host([side='start']) .floating[part='panel'] {
+    inset-inline-end: auto;
+    inset-inline-start: var(--_offset);
+  }
+  :host([side='left']) [part='launcher'],
+  :host([side='left']) .floating[part='panel'] {
+    inset-inline: var(--_offset) auto;
+    left: var(--_offset);
+    right: auto;
+  }
+  :host([side='right']) [part='launcher'],
+  :host([side='right']) .floating[part='panel'] {
+    left: auto;
+    right: var(--_offset);
+  }
+
+  [part='panel'] {
+    display: flex;
+    flex-direction: column;
+    overflow: hidden;
+    background: var(--_bg);
+    color: var(--_text);
+  }
+  .floating[part='panel'] {
+    position: fixed;
+    z-index: var(--_z);
+    inset-block-end: calc(var(--_offset) * 2 + var(--_launcher-size) - 8px);
+    inset-inline-end: var(--_offset);
+    inline-size: min(var(--_width), calc(100vw - 2 * var(--_offset)));
+    block-size: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
+    animation: rise 0.18s ease-out;
+  }
+  .inline[part='panel'] {
+    block-size: 100%;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  @keyframes rise {
+    from {
+      opacity: 0;
+      transform: translateY(12px);
+    }
+  }
+  @media (max-width: 480px) {
+    .floating[part='panel'] {
+      inset: 0;
+      inline-size: 100%;
+      block-size: 100%;
+      border: 0;
+      border-radius: 0;
+    }
+  }
+  [part='panel'] > [role='status'].loading {
+    margin: auto;
+    color: var(--_muted);
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation: none !important;
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
+  }
+`,
+];
