@@ -53,6 +53,9 @@ describe('<chatbot-widget> quota at zero', () => {
     const { el } = await mount({ open: '', mode: 'inline' }, freshNamespace('daily'));
     await spendTheDay(el);
     await waitFor(() => /^No messages left today\. You can write again at \S/.test(input(el).placeholder), 'the input says so');
+    const notice = part(el, 'quota-notice')!;
+    equal(input(el).getAttribute('aria-describedby'), notice.id, 'the field is described by the notice');
+    equal(notice.textContent, input(el).placeholder, 'which says the same');
     const sends = recordSends();
     try {
       await typeAndSend(el, 'one more');

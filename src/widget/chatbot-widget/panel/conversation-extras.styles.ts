@@ -23,7 +23,7 @@ export const conversationExtrasStyles = css`
     flex-wrap: wrap;
     gap: 6px;
     justify-content: flex-end;
-    margin-block-start: auto;
+    padding: 0 12px 8px;
   }
   [part='suggestion'] {
     padding: 6px 12px;

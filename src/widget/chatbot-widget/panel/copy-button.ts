@@ -4,7 +4,6 @@
  * mark on the button for a moment so sighted visitors see it worked too.
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import type { ChatbotCopyDetail } from '../../events.js';
 import type { WidgetStrings } from '../../strings.js';
 import type { Announcer } from './announcer.js';
 import { copyText } from './clipboard.js';
@@ -15,11 +14,9 @@ const DONE_MS = 2_000;
 const copyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V6a2 2 0 0 1 2-2h9" /></svg>`;
 const doneIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5" /></svg>`;
 
-/** What the copy buttons need of the panel. */
+/** The element the buttons are drawn in: the fallback's field goes into its shadow root. */
 export interface CopyHost extends ReactiveControllerHost {
   readonly renderRoot: HTMLElement | DocumentFragment;
-  /** Fires `chatbot-copy` on the `<chatbot-widget>` element. */
-  emitCopy(detail: ChatbotCopyDetail): void;
 }
 
 export class CopyButtons {
@@ -30,6 +27,8 @@ export class CopyButtons {
   constructor(
     private readonly host: CopyHost,
     private readonly announcer: Announcer,
+    /** Fires `chatbot-copy` for the message copied from. */
+    private readonly onCopied: (messageId: string) => void,
   ) {}
 
   /** Copies, then tells: the event and "Copied" on success, `copyFailed` when nothing could copy. */
@@ -46,7 +45,7 @@ export class CopyButtons {
       this.host.requestUpdate();
     }, DONE_MS);
     this.announcer.say(t.copied);
-    this.host.emitCopy({ messageId });
+    this.onCopied(messageId);
   }
 
   /** The copy button of a bot message: copies its whole text as written (Markdown). */

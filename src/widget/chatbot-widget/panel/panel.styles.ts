@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { conversationExtrasStyles } from './conversation-extras.styles.js';
 
 /**
  * Text fields match :focus-visible even when clicked or focused on opening (the browser expects
@@ -37,6 +38,7 @@ const scrollShadows = css`
 /** The panel's contents: header, history pane, messages, composer (loaded with the panel's code). */
 export const panelStyles = css`
   ${fieldFocus}
+  ${conversationExtrasStyles}
   [part='header'] {
     display: flex;
     align-items: center;
