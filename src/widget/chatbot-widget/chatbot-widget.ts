@@ -5,7 +5,7 @@ import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js
 import { emit } from '../emit.js';
 import { chatIcon, closeIcon } from './icons.js';
 import { shellStyles } from './shell.styles.js';
-import { suggestionsConverter } from './suggestions-attribute.js';
+import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
 
 /** What the widget shows until (and unless) another language has loaded. */
@@ -131,7 +131,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * Prompts offered as buttons while the conversation is empty; pressing one sends it. The
    * attribute is a JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`.
    */
-  @property({ converter: suggestionsConverter }) suggestions: string[] = [];
+  @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
 
   /** The language shown (English until the chosen one has loaded). */
   @state() private language: LoadedLocale = ENGLISH;
