@@ -2,6 +2,7 @@
 // possible again instead of letting sends fail, Send is disabled (Enter too), and when the reset
 // time passes the input comes back by itself. For that last part the reset time the handler
 // reports is moved a few seconds ahead (the real one is the next UTC midnight).
+import { sendKeys } from '@web/test-runner-commands';
 import { violations } from './support/axe.js';
 import {
   assert,
@@ -63,6 +64,16 @@ describe('<chatbot-widget> quota at zero', () => {
       equal(sends.attempts.length, 0, 'Enter sent nothing');
       equal(parts(el, 'message-failed').length, 0, 'no failed message');
       equal(input(el).value, 'one more', 'the draft is kept for later');
+      // With real keys: Enter keeps the text in the field, and Tab passes over the disabled Send.
+      input(el).focus();
+      await sendKeys({ type: ' still' });
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      equal(input(el).value, 'one more still', 'Enter sent nothing');
+      assert(sendButton(el).disabled, 'Send still disabled');
+      await sendKeys({ press: 'Tab' });
+      assert(el.shadowRoot!.activeElement !== sendButton(el), 'Tab does not stop on the disabled Send');
+      equal(sends.attempts.length, 0, 'nothing went out');
     } finally {
       sends.stop();
     }

@@ -54,25 +54,27 @@ export const conversationExtrasStyles = css`
   .meta .icon-button[aria-pressed='true'] {
     color: var(--_accent);
   }
+  /* The button sits beside the block, never over its code; code reads left to right on every
+     page, so the button is at its right end in right-to-left bubbles too. */
   .code-block {
-    position: relative;
+    display: flex;
+    align-items: flex-start;
+    gap: 4px;
+    direction: ltr;
   }
-  /* Code reads left to right on every page, so the button sits at its physical top right. */
+  .code-block pre {
+    flex: 1 1 auto;
+    min-inline-size: 0;
+  }
   [part='code-copy-button'] {
-    position: absolute;
-    inset-block-start: 4px;
-    right: 4px;
+    flex: none;
     inline-size: 28px;
     block-size: 28px;
-    background: var(--_code-bg);
-    color: var(--_text);
+    color: var(--_muted);
   }
   [part='code-copy-button'] svg {
     inline-size: 16px;
     block-size: 16px;
-  }
-  .code-block pre {
-    padding-right: 40px;
   }
   .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
     position: fixed;
