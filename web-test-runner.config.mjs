@@ -8,6 +8,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from './scripts/find-browser.mjs';
 import { countReporter } from './scripts/wtr-counter.mjs';
+import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
@@ -68,7 +69,23 @@ export default {
       return backend.middleware(ctx, next);
     },
   ],
-  plugins: [backendPlugin(), chatbotApiCommandPlugin(), esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  plugins: [
+    backendPlugin(),
+    chatbotApiCommandPlugin(),
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);
+    // a failure writes the new image and the difference under test/widget/screenshots/failed.
+    // UPDATE_SCREENSHOTS=1 approves the current look (then look at the images before committing).
+    visualRegressionPlugin({
+      update: process.env.UPDATE_SCREENSHOTS === '1',
+      baseDir: 'test/widget/screenshots',
+      getBaselineName: ({ name }) => `baseline/${name}.png`,
+      getDiffName: ({ name }) => `failed/${name}-diff.png`,
+      getFailedName: ({ name }) => `failed/${name}.png`,
+      failureThresholdType: 'percent',
+      failureThreshold: 0.5,
+    }),
+  ],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

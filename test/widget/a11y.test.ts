@@ -1,6 +1,6 @@
 // Accessibility: axe-core finds no violations in light and dark, the list is a live log, the
 // floating panel traps focus, Escape closes it and focus returns to the launcher.
-import { violations } from './support/axe.js';
+import { axeViolations as violations } from './support/axe.js';
 import { assert, equal, mount, part, unmountAll, waitForReplies } from './support/helpers.js';
 
 afterEach(() => unmountAll());

@@ -3,7 +3,7 @@
 // refused or missing (a hidden field copied with execCommand, inside the shadow root), the failure
 // message when nothing can copy, and the keyboard path; axe-core on the copied state.
 import type { ChatbotCopyDetail } from '../../src/widget/index.js';
-import { violations } from './support/axe.js';
+import { axeViolations } from './support/axe.js';
 import { assert, equal, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { announcement, press, tabTo } from './support/keyboard.js';
 
@@ -66,7 +66,7 @@ describe('<chatbot-widget> copy', () => {
     await waitFor(() => announcement(el) === 'Copied', 'the announcement');
     equal(events.length, 1, 'one chatbot-copy');
     equal(events[0]!.messageId, bot.dataset.key, 'the message id');
-    equal((await violations(el)).join('\n'), '');
+    equal((await axeViolations(el)).join('\n'), '');
   });
 
   it("copies a code block's code from its own button", async () => {

@@ -4,7 +4,7 @@
 // axe-core on the rated state.
 import { entries } from 'idb-keyval';
 import type { ChatbotFeedbackDetail } from '../../src/widget/index.js';
-import { violations } from './support/axe.js';
+import { axeViolations } from './support/axe.js';
 import { absoluteEndpoint, equal, freshNamespace, idbStore, mount, part, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { announcement, press, tabTo } from './support/keyboard.js';
 
@@ -87,6 +87,6 @@ describe('<chatbot-widget> feedback', () => {
     await press('Enter');
     await waitFor(() => pressed(el, 'down') === 'true', 'down pressed with Enter');
     equal(events.map((e) => e.value).join(' '), 'up down');
-    equal((await violations(el)).join('\n'), '');
+    equal((await axeViolations(el)).join('\n'), '');
   });
 });

@@ -6,7 +6,7 @@ import { render } from 'lit';
 import type { ChatbotSendDetail } from '../../src/widget/index.js';
 import { renderSuggestions } from '../../src/widget/chatbot-widget/panel/greeting.js';
 import { defaultStrings } from '../../src/widget/strings.js';
-import { violations } from './support/axe.js';
+import { axeViolations } from './support/axe.js';
 import {
   assert,
   bubbleTexts,
@@ -109,7 +109,7 @@ describe('<chatbot-widget> greeting and suggestions', () => {
     for (const theme of ['light', 'dark']) {
       const { el } = await mount({ open: '', mode: 'inline', theme, greeting: 'Hello! How can I help?', suggestions: '["Help me"]' });
       await waitFor(() => part(el, 'suggestion') && part(el, 'greeting'), 'greeting and prompt');
-      equal((await violations(el)).join('\n'), '', `${theme}:`);
+      equal((await axeViolations(el)).join('\n'), '', `${theme}:`);
     }
     unmountAll();
     const { el } = await mount({ open: '', mode: 'inline', suggestions: '["Help me"]' });

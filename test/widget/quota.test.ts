@@ -3,7 +3,7 @@
 // time passes the input comes back by itself. For that last part the reset time the handler
 // reports is moved a few seconds ahead (the real one is the next UTC midnight).
 import { sendKeys } from '@web/test-runner-commands';
-import { violations } from './support/axe.js';
+import { axeViolations } from './support/axe.js';
 import {
   assert,
   equal,
@@ -77,7 +77,7 @@ describe('<chatbot-widget> quota at zero', () => {
     } finally {
       sends.stop();
     }
-    equal((await violations(el)).join('\n'), '');
+    equal((await axeViolations(el)).join('\n'), '');
   });
 
   it('comes back by itself when the reset time passes', async () => {

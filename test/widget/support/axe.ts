@@ -1,6 +1,6 @@
 /**
- * axe-core over a widget, once its animations have settled: the violations as one line each
- * (`rule: targets`), empty when there are none. axe-core's browser build sets window.axe.
+ * axe-core in the test page (its browser build sets window.axe): the violations found in one
+ * widget, as `rule: targets` lines, judged on the settled panel, not halfway through its fade.
  */
 import 'axe-core/axe.min.js';
 
@@ -10,8 +10,7 @@ declare global {
   }
 }
 
-export async function violations(el: HTMLElement): Promise<string[]> {
-  // Contrast is judged on the settled panel, not halfway through its opening fade.
+export async function axeViolations(el: HTMLElement): Promise<string[]> {
   await Promise.all(
     el
       .shadowRoot!.getAnimations()

@@ -72,6 +72,9 @@ export const testReplies: ReplySource = {
       ].join('\n');
     }
     if (text === 'layout-sample') return LAYOUT_SAMPLE;
+    // Right-to-left text with the constructs whose layout mirrors: a list, a quote, a link, code (which stays left to right).
+    if (text === 'rtl-sample')
+      return 'مرحبا! هذه **إجابة** مع قائمة:\n\n- الأول\n- الثاني\n\n> שלום, זה ציטוט\n\nاقرأ [الوثائق](https://example.com/docs) أو انسخ:\n\n```\nconst x = 1;\n```';
     if (text === 'soft-break-sample') return 'One sentence written\nacross two source lines.\n\nA hard  \nbreak and a backslash\\\nbreak.';
     return `You said: ${text}`;
   },

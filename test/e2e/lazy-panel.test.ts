@@ -1,0 +1,106 @@
+// The built standalone widget loads in two steps: the file a page includes defines the element
+// and draws the launcher; the panel's code (conversation, IndexedDB, Markdown) is a chunk
+// beside it, fetched when the page is idle or on first open. A visitor faster than that chunk
+// sees an accessible loading state; a chunk that cannot be fetched says so and can be retried.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type Route } from 'playwright-core';
+import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
+import { bundlePath } from '../../demo/static-site.js';
+import { startWidgetSite, type WidgetSite } from '../helpers/widget-site.js';
+
+let site: WidgetSite;
+let browser: Browser;
+
+before(async () => {
+  const executablePath = await findBrowser();
+  if (!executablePath) throw new Error(INSTALL_HINT);
+  site = await startWidgetSite({ replySource: { name: 'lazy-tests', reply: async ({ content }) => `Echo: ${content}` } });
+  browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const part = (name: string) => `chatbot-widget [part~="${name}"]`;
+const isPanelChunk = (url: string) => /\/chatbot-widget-chat-panel-[\w-]+\.js$/.test(url);
+
+test('the first file holds no panel code: IndexedDB, Markdown and the outbox come with the chunk', () => {
+  const first = readFileSync(bundlePath, 'utf8');
+  assert.doesNotMatch(first, /indexedDB/, 'no IndexedDB code in the first load');
+  assert.doesNotMatch(first, /Idempotency-Key/, 'no outbox code in the first load');
+  assert.doesNotMatch(first, /blockquote/, 'no Markdown code in the first load');
+  assert.match(first, /chatbot-widget-chat-panel-[\w-]+\.js/, 'it names the panel chunk, to import it from beside itself');
+});
+
+test('a closed widget fetches the panel chunk when the page is idle, without being opened', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const chunks: string[] = [];
+  page.on('request', (request) => {
+    if (isPanelChunk(request.url())) chunks.push(request.url());
+  });
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).waitFor();
+  await page.waitForFunction(
+    () => performance.getEntriesByType('resource').some((e) => /chatbot-widget-chat-panel-/.test(e.name)),
+    undefined,
+    {
+      timeout: 10_000,
+    },
+  );
+  assert.equal(chunks.length, 1, 'fetched once, with the panel never opened');
+  assert.equal(await page.locator(part('panel')).isHidden(), true);
+  await context.close();
+});
+
+test('opened before the chunk arrives: a loading status, then the panel with focus in the field', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(isPanelChunk, async (route: Route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  const status = page.locator(`${part('panel')} [role="status"]`);
+  assert.equal(await status.textContent(), 'Loading the chat…');
+  assert.equal(await page.locator(part('input')).count(), 0);
+  release();
+  await page.locator(part('input')).waitFor();
+  assert.equal(
+    await page.evaluate(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part')),
+    'input',
+  );
+  await page.locator(part('input')).fill('after the wait');
+  await page.locator(part('input')).press('Enter');
+  await page.locator(part('message-bot')).waitFor({ timeout: 15_000 });
+  assert.equal(
+    await page
+      .locator(part('message-bot'))
+      .textContent()
+      .then((t) => t?.includes('Echo: after the wait')),
+    true,
+  );
+  await context.close();
+});
+
+test('a panel chunk that cannot be fetched is said in words, and Retry loads it', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.route(isPanelChunk, (route) => route.abort('internetdisconnected'));
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  const alert = page.locator(`${part('panel')} [role="alert"]`);
+  await alert.waitFor();
+  assert.match((await alert.textContent()) ?? '', /can't be reached/);
+  await page.unroute(isPanelChunk);
+  await alert.locator('button').click();
+  await page.locator(part('input')).waitFor({ timeout: 10_000 });
+  await context.close();
+});
