@@ -26,7 +26,8 @@ after(async () => {
 });
 
 const part = (name: string) => `chatbot-widget [part~="${name}"]`;
-const isPanelChunk = (url: string) => /\/chatbot-widget-chat-panel-[\w-]+\.js$/.test(url);
+const PANEL_CHUNK = /\/chatbot-widget-chat-panel-[\w-]+\.js$/;
+const isPanelChunk = (url: string) => PANEL_CHUNK.test(url);
 
 test('the first file holds no panel code: IndexedDB, Markdown and the outbox come with the chunk', () => {
   const first = readFileSync(bundlePath, 'utf8');
@@ -62,7 +63,7 @@ test('opened before the chunk arrives: a loading status, then the panel with foc
   const page = await context.newPage();
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(isPanelChunk, async (route: Route) => {
+  await page.route(PANEL_CHUNK, async (route: Route) => {
     await held;
     await route.continue();
   });
@@ -93,13 +94,13 @@ test('opened before the chunk arrives: a loading status, then the panel with foc
 test('a panel chunk that cannot be fetched is said in words, and Retry loads it', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.route(isPanelChunk, (route) => route.abort('internetdisconnected'));
+  await page.route(PANEL_CHUNK, (route) => route.abort('internetdisconnected'));
   await page.goto(site.origin + '/');
   await page.locator(part('launcher')).click();
   const alert = page.locator(`${part('panel')} [role="alert"]`);
   await alert.waitFor();
   assert.match((await alert.textContent()) ?? '', /can't be reached/);
-  await page.unroute(isPanelChunk);
+  await page.unroute(PANEL_CHUNK);
   await alert.locator('button').click();
   await page.locator(part('input')).waitFor({ timeout: 10_000 });
   await context.close();

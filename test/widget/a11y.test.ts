@@ -1,7 +1,9 @@
 // Accessibility: axe-core finds no violations in light and dark, the list is a live log, the
 // floating panel traps focus, Escape closes it and focus returns to the launcher.
+import { sendKeys } from '@web/test-runner-commands';
 import { axeViolations as violations } from './support/axe.js';
-import { assert, equal, mount, part, unmountAll, waitForReplies } from './support/helpers.js';
+import { assert, equal, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
+import { visitorWithCachedSessions } from './support/cached-sessions.js';
 
 afterEach(() => unmountAll());
 
@@ -33,6 +35,25 @@ describe('<chatbot-widget> accessibility', () => {
     const floating = await mount({});
     equal((await violations(floating.el)).join('\n'), '');
   });
+
+  for (const theme of ['light', 'dark']) {
+    it(`has no axe violations while searching the history, results marked, ${theme} theme`, async () => {
+      const { el } = await visitorWithCachedSessions('Où est ma commande ?', [['ma commande arrive quand ?']], { theme });
+      part(el, 'history-button')!.click();
+      await el.updateComplete;
+      part(el, 'search-input')!.focus();
+      await sendKeys({ type: 'commande' });
+      await waitFor(() => parts(el, 'search-result').length === 2, 'two results');
+      assert(
+        parts(el, 'search-result').every((r) => r.querySelector('mark')),
+        'words marked',
+      );
+      equal((await violations(el)).join('\n'), '');
+      await sendKeys({ type: 'xyz' });
+      await waitFor(() => parts(el, 'search-result').length === 0, 'no results');
+      equal((await violations(el)).join('\n'), '', 'the empty state');
+    });
+  }
 
   it('names the message list as a live log and every control', async () => {
     const { el } = await mount({ open: '' });

@@ -43,6 +43,9 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @csspart history-button - Shows or hides the history pane.
  * @csspart history - The list of the visitor's sessions.
  * @csspart session - One session in the history.
+ * @csspart search-input - The history pane's search box (the visitor's messages, searched offline).
+ * @csspart search-result - One message found (matched words in `<mark>`); opens its conversation there.
+ * @csspart download-button - Saves the conversation shown as a Markdown file.
  * @csspart messages - The message list (a live region).
  * @csspart message - One message.
  * @csspart message-user - Added to a message the visitor sent.
@@ -184,6 +187,18 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   async send(text: string, file?: string): Promise<string | undefined> {
     return (await this.loadPanel()).send(text, file);
+  }
+
+  /**
+   * Saves a conversation as a Markdown file (`chat-YYYY-MM-DD.md`), from the cache, so offline
+   * too. Default: the conversation shown. Rejects with an `Error` saying what to do when nothing
+   * is cached for the session.
+   *
+   * @example
+   * chat.downloadTranscript().catch((error) => console.warn(error.message));
+   */
+  async downloadTranscript(sessionId?: string): Promise<void> {
+    return (await this.loadPanel()).downloadTranscript(sessionId);
   }
 
   /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */

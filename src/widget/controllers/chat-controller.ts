@@ -16,7 +16,7 @@ import { afterNextPaint } from '../after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
 import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
-import { HistoryCache } from './history-cache.js';
+import { HistoryCache, type CachedConversation } from './history-cache.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import { OutboxSender } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
@@ -218,6 +218,28 @@ export class ChatController implements ReactiveController {
     this.conversation.viewing = undefined;
     this.error = undefined;
     return this.sender.send(content, file);
+  }
+
+  /**
+   * A conversation as cached, for the transcript: the shown one's messages in memory (a superset
+   * of its stored copy), any other's from storage. Undefined when nothing is cached for it.
+   */
+  async cachedConversation(sessionId: string): Promise<CachedConversation | undefined> {
+    await this.conversation.loaded;
+    return this.inMemory().find((c) => c.sessionId === sessionId) ?? (await this.cache.loadConversation(sessionId).catch(() => undefined));
+  }
+
+  /** Every cached conversation, the shown ones as held in memory, for the history search. */
+  async cachedConversations(): Promise<CachedConversation[]> {
+    await this.conversation.loaded;
+    const held = this.inMemory();
+    const stored = await this.cache.loadConversations().catch(() => []);
+    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
+  }
+
+  private inMemory(): CachedConversation[] {
+    const { current, viewed } = this.conversation;
+    return [current, viewed].filter((c): c is CachedConversation => !!c?.messages.length);
   }
 
   /** Sends a failed message again (the Retry button). */

@@ -151,6 +151,12 @@ export class HistoryCache {
     return checked(await this.storage.get<CachedConversation>(this.key('conversation', sessionId)));
   }
 
+  /** Every cached conversation of the visitor (for the history search). */
+  async loadConversations(): Promise<CachedConversation[]> {
+    const stored = await this.storage.list<CachedConversation>(this.key('conversation'));
+    return stored.map(checked).filter((c): c is CachedConversation => !!c);
+  }
+
   /**
    * Stores a conversation, trimming it and evicting the least recently used others past the
    * bounds; for the current conversation, also its first-paint record.

@@ -21,11 +21,14 @@ import { nextFeedback } from './feedback.js';
 import { FocusTrap } from './focus-trap.js';
 import { renderGreeting, renderSuggestions } from './greeting.js';
 import { renderHistoryPane } from './history-pane.js';
+import { HistorySearch } from './history-search.js';
 import { renderMessage, type MessageViewContext } from './message-view.js';
 import type { PanelHost } from './panel-host.js';
 import { panelStyles } from './panel.styles.js';
 import { QuotaClock, quotaExhausted } from './quota.js';
 import { TimeFormat } from './time-format.js';
+import { downloadIcon, downloadTranscript } from './transcript-download.js';
+import type { SearchHit } from '../../search/search-index.js';
 import { MessageWindow } from './windowing.js';
 
 export { panelStyles };
@@ -46,7 +49,10 @@ export class ChatPanel {
   private readonly announcer: Announcer;
   private readonly copy: CopyButtons;
   private readonly quotaClock: QuotaClock;
+  private readonly search: HistorySearch;
   private historyOpen = false;
+  /** A search result being opened: its message is shown, scrolled to and focused once rendered. */
+  private revealing: { key: string; shown: boolean } | undefined;
   private connectedEndpoint: string | undefined;
   private sessionObserver: IntersectionObserver | undefined;
 
@@ -71,6 +77,7 @@ export class ChatPanel {
     this.copy = new CopyButtons(host, this.announcer, (messageId) => emit(host, 'chatbot-copy', { messageId }));
     this.quotaClock = new QuotaClock(host);
     this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
+    this.search = new HistorySearch(host, () => this.chat.cachedConversations());
     this.listen(true);
     new FocusTrap(host, {
       active: () => host.mode === 'floating' && host.open,
@@ -129,6 +136,12 @@ export class ChatPanel {
     return this.chat.send(text, file);
   }
 
+  /** Saves a conversation as Markdown (see `ChatbotWidget.downloadTranscript`). */
+  async downloadTranscript(sessionId?: string): Promise<void> {
+    await this.connectIfNeeded();
+    return downloadTranscript(this.chat, this.host, sessionId);
+  }
+
   /** Forgets the visitor (see `ChatbotWidget.reset`). */
   async reset(): Promise<void> {
     this.composer.clear();
@@ -170,6 +183,11 @@ export class ChatPanel {
     if (host.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
     if (changed.has('open') && host.open && !changed.get('open')) this.window.narrowNextPaint();
     this.window.rememberAnchor(this.list);
+    const revealing = this.revealing;
+    if (revealing && !revealing.shown && this.chat.conversation.messages.some((m) => m.key === revealing.key)) {
+      this.window.reveal(revealing.key);
+      revealing.shown = true;
+    }
   }
 
   /** The element's `updated`: scroll position, observers, code blocks, the wider window. */
@@ -178,6 +196,7 @@ export class ChatPanel {
     if (changed.has('mode') && host.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
     const list = this.list;
     this.window.restoreScroll(list);
+    this.focusRevealed(list);
     this.observeSessions();
     this.codeBlocks.update(
       list,
@@ -215,13 +234,36 @@ export class ChatPanel {
 
   private openSession(sessionId: string) {
     this.historyOpen = false;
+    this.revealing = undefined;
     this.window.follow();
     void this.chat.conversation.viewSession(sessionId);
     this.host.requestUpdate();
     void this.host.updateComplete.then(() => this.list?.focus());
   }
 
+  /** Opens a search result: its conversation, at its message (see {@link focusRevealed}). */
+  private openHit(hit: SearchHit) {
+    this.historyOpen = false;
+    this.revealing = { key: hit.messageId, shown: false };
+    void this.chat.conversation.viewSession(hit.sessionId);
+    this.host.requestUpdate();
+  }
+
+  /** The result's message is rendered: scrolled into view, marked `data-found` and focused. */
+  private focusRevealed(list: HTMLElement | undefined) {
+    if (!list || !this.revealing?.shown) return;
+    const message = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.revealing.key)}"]`);
+    if (!message) return;
+    this.revealing = undefined;
+    for (const previous of list.querySelectorAll('[data-found]')) previous.removeAttribute('data-found');
+    message.setAttribute('data-found', '');
+    message.tabIndex = -1;
+    message.scrollIntoView({ block: 'center' });
+    message.focus({ preventScroll: true });
+  }
+
   private readonly backToChat = () => {
+    this.revealing = undefined;
     this.window.follow();
     void this.chat.conversation.viewSession(undefined);
   };
@@ -232,6 +274,9 @@ export class ChatPanel {
   };
 
   private readonly loadOlder = () => void this.window.loadOlder();
+
+  /** The header's download button: nothing to save yet is no error worth showing the visitor. */
+  private readonly onDownload = () => void this.downloadTranscript().catch(() => undefined);
 
   private readonly dismissError = () => {
     this.composer.attachmentError = '';
@@ -283,6 +328,8 @@ export class ChatPanel {
         <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
           aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
         <h2 id="heading">${inertText(host.heading) || t.heading}</h2>
+        <button part="download-button" class="icon-button" type="button" aria-label=${t.downloadTranscript}
+          @click=${this.onDownload}>${downloadIcon}</button>
         ${
           floating
             ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${() => host.hide()}>${closeIcon}</button>`
@@ -298,6 +345,8 @@ export class ChatPanel {
           open: this.historyOpen,
           shownSessionId: c.viewing ?? c.current?.sessionId,
           openSession: (id) => this.openSession(id),
+          search: this.search,
+          openHit: (hit) => this.openHit(hit),
         })}
         <div class="chat">
           ${

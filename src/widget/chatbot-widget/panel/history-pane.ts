@@ -4,6 +4,8 @@ import type { SessionHistory } from '../../controllers/session-history.js';
 import { inertText } from '../../inert-text.js';
 import { plural, type WidgetStrings } from '../../strings.js';
 import type { TimeFormat } from './time-format.js';
+import type { HistorySearch } from './history-search.js';
+import type { SearchHit } from '../../search/search-index.js';
 
 /** What the history pane needs to draw itself. */
 export interface HistoryPaneContext {
@@ -16,6 +18,9 @@ export interface HistoryPaneContext {
   /** The session the chat shows, marked `aria-current`. */
   readonly shownSessionId: string | undefined;
   openSession(sessionId: string): void;
+  /** The search box above the sessions; while a query is typed, its results replace them. */
+  readonly search: HistorySearch;
+  openHit(hit: SearchHit): void;
 }
 
 /**
@@ -26,8 +31,14 @@ export function renderHistoryPane(context: HistoryPaneContext) {
   const { t, history } = context;
   return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!context.open}>
     <h3 id="history-heading">${t.historyHeading}</h3>
-    ${history.sessions.length === 0 && !history.loading ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
-    <ul>
+    ${context.search.render({
+      strings: t,
+      locale: context.formatTag,
+      formatTime: (iso) => context.time.format(iso, true),
+      open: (hit) => context.openHit(hit),
+    })}
+    ${history.sessions.length === 0 && !history.loading && !context.search.active ? html`<p class="note">${t.historyEmpty}</p>` : nothing}
+    <ul ?hidden=${context.search.active}>
       ${repeat(
         history.sessions,
         (s) => s.id,

@@ -8,6 +8,7 @@ import { conversationExtrasStyles } from './conversation-extras.styles.js';
  */
 const fieldFocus = css`
   [part='input']:focus-visible,
+  [part='search-input']:focus-visible,
   .attachment input:focus-visible {
     outline-offset: -1px;
     border-color: var(--_focus);
@@ -78,7 +79,22 @@ export const panelStyles = css`
     margin: 0;
     padding: 0;
   }
-  [part='session'] {
+  [part='search-input'] {
+    box-sizing: border-box;
+    inline-size: 100%;
+    margin-block-end: 8px;
+    padding: 8px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+    color: inherit;
+    font: inherit;
+  }
+  .search .note {
+    margin: 0 6px 8px;
+  }
+  [part='session'],
+  [part='search-result'] {
     display: block;
     inline-size: 100%;
     text-align: start;
@@ -90,6 +106,7 @@ export const panelStyles = css`
     cursor: pointer;
   }
   [part='session']:hover,
+  [part='search-result']:hover,
   [part='session'][aria-current='true'] {
     background: var(--_surface);
   }
@@ -99,12 +116,23 @@ export const panelStyles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  /* A result shows its whole passage (at most 160 characters), wrapped. */
+  [part='search-result'] .line {
+    display: block;
+    overflow-wrap: anywhere;
+  }
+  /* The message a search result opened at. */
+  [part~='message'][data-found] .bubble {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
   /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
   .sessions-end {
     block-size: 1px;
   }
   .meta,
   [part='session'] .date,
+  [part='search-result'] .date,
   .note {
     font-size: 0.8em;
     color: var(--_muted);
