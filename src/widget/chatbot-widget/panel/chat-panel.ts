@@ -7,7 +7,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ChatController } from '../../controllers/chat-controller.js';
-import type { FeedbackValue } from '../../controllers/feedback-store.js';
 import { emit } from '../../emit.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
@@ -17,7 +16,7 @@ import { ScrollableCode } from './code-blocks.js';
 import { Composer } from './composer.js';
 import { CopyButtons } from './copy-button.js';
 import { describeFailure } from './error-text.js';
-import { nextFeedback } from './feedback.js';
+import { FeedbackButtons } from './feedback.js';
 import { FocusTrap } from './focus-trap.js';
 import { renderGreeting, renderSuggestions } from './greeting.js';
 import { renderHistoryPane } from './history-pane.js';
@@ -48,6 +47,7 @@ export class ChatPanel {
   private readonly codeBlocks: ScrollableCode;
   private readonly announcer: Announcer;
   private readonly copy: CopyButtons;
+  private readonly feedback: FeedbackButtons;
   private readonly quotaClock: QuotaClock;
   private readonly search: HistorySearch;
   private historyOpen = false;
@@ -75,6 +75,7 @@ export class ChatPanel {
     );
     this.announcer = new Announcer(host);
     this.copy = new CopyButtons(host, this.announcer, (messageId) => emit(host, 'chatbot-copy', { messageId }));
+    this.feedback = new FeedbackButtons(host, this.chat, this.announcer);
     this.quotaClock = new QuotaClock(host);
     this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
     this.search = new HistorySearch(host, () => this.chat.cachedConversations());
@@ -283,18 +284,6 @@ export class ChatPanel {
     this.chat.dismissError();
   };
 
-  /**
-   * A thumb pressed on a bot message: rates it, switches the rating, or (the pressed one again)
-   * takes it back. Only a rating fires `chatbot-feedback` and is thanked for.
-   */
-  private rate(messageId: string, pressed: FeedbackValue) {
-    const value = nextFeedback(this.chat.feedback.get(messageId), pressed);
-    void this.chat.rate(messageId, value);
-    if (!value) return;
-    this.announcer.say(this.host.text.feedbackThanks);
-    emit(this.host, 'chatbot-feedback', { messageId, value });
-  }
-
   /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
   private quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
     const time = this.time.format(new Date(resetAt).toISOString());
@@ -317,8 +306,7 @@ export class ChatPanel {
       time: this.time,
       retry: (key) => void chat.retry(key),
       copy: this.copy,
-      feedback: (id) => chat.feedback.get(id),
-      rate: (id, pressed) => this.rate(id, pressed),
+      feedback: this.feedback,
     };
     const empty = messages.length === 0 && chat.ready && !c.viewing;
     const exhausted = quotaExhausted(chat.quota);

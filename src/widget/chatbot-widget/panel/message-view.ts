@@ -3,9 +3,8 @@ import type { ViewMessage } from '../../controllers/view-message.js';
 import { renderMarkdown, safeHref } from '../../markdown.js';
 import { inertText } from '../../inert-text.js';
 import type { WidgetStrings } from '../../strings.js';
-import type { FeedbackValue } from '../../controllers/feedback-store.js';
 import type { CopyButtons } from './copy-button.js';
-import { feedbackButtons } from './feedback.js';
+import type { FeedbackButtons } from './feedback.js';
 import type { TimeFormat } from './time-format.js';
 
 /** What a bubble needs besides its message. */
@@ -16,10 +15,8 @@ export interface MessageViewContext {
   retry(key: string): void;
   /** The copy buttons of bot messages and their code blocks. */
   readonly copy: CopyButtons;
-  /** The visitor's rating of a bot message. */
-  feedback(messageId: string): FeedbackValue | undefined;
-  /** A thumb was pressed on a bot message. */
-  rate(messageId: string, pressed: FeedbackValue): void;
+  /** The thumbs up and down of bot messages. */
+  readonly feedback: FeedbackButtons;
 }
 
 /**
@@ -49,7 +46,7 @@ export function renderMessage(message: ViewMessage, context: MessageViewContext)
       ${
         message.sender === 'bot'
           ? html`${context.copy.messageButton(message.key, inertText(message.text), t)}
-            ${feedbackButtons(context.feedback(message.key), t, (pressed) => context.rate(message.key, pressed))}`
+            ${context.feedback.render(message.key, t)}`
           : nothing
       }
       ${
