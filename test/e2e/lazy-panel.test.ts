@@ -105,3 +105,33 @@ test('a panel chunk that cannot be fetched is said in words, and Retry loads it'
   await page.locator(part('input')).waitFor({ timeout: 10_000 });
   await context.close();
 });
+
+test('search code that cannot be fetched is said in the search status, and the next try fetches it', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const SEARCH_CHUNK = /\/chatbot-widget-search-index-[\w-]+\.js$/;
+  const asked: string[] = [];
+  await page.route(SEARCH_CHUNK, (route) => {
+    asked.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).fill('findable words');
+  await page.locator(part('input')).press('Enter');
+  await page.locator(part('message-bot')).waitFor({ timeout: 15_000 });
+  assert.deepEqual(asked, [], 'the search code is not part of the panel: not fetched before the history pane opens');
+  await page.locator(part('history-button')).click();
+  await page.locator(part('search-input')).fill('findable');
+  const status = page.locator(`${part('history')} [role="search"] [role="status"]`);
+  await page.waitForFunction(() =>
+    /can't be reached/.test(
+      document.querySelector('chatbot-widget')!.shadowRoot!.querySelector('[role="search"] [role="status"]')!.textContent!,
+    ),
+  );
+  await page.unroute(SEARCH_CHUNK);
+  await page.locator(part('search-input')).fill('findable words');
+  await page.locator(part('search-result')).first().waitFor({ timeout: 10_000 });
+  assert.match((await status.textContent()) ?? '', /result/);
+  await context.close();
+});

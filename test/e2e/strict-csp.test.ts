@@ -105,6 +105,21 @@ test('the built widget opens, sends, receives and renders Markdown without a sin
   // The history pane (the part that once carried a style attribute) opens too.
   await page.locator(part('history-button')).click();
   await page.locator(part('session')).first().waitFor({ timeout: 10_000 });
+  // Search (its own chunk, fetched on first use) finds the message, with the match marked.
+  await page.locator(part('search-input')).fill('Markdown');
+  await page.locator(part('search-result')).first().waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator(part('search-result')).first().locator('mark').first().textContent(), 'Markdown');
+  // The transcript is saved through a Blob URL and <a download>.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(part('download-button')).click()]);
+  assert.match(download.suggestedFilename(), /^chat-\d{4}-\d{2}-\d{2}\.md$/);
+  const saved = await download.createReadStream().then(async (stream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  });
+  assert.match(saved, /Show me some Markdown/);
 
   await expectNoViolation(violations, consoleErrors);
   await page.context().close();

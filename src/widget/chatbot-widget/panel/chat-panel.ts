@@ -229,7 +229,10 @@ export class ChatPanel {
 
   private readonly toggleHistory = () => {
     this.historyOpen = !this.historyOpen;
-    if (this.historyOpen) void this.chat.history.loadMore(true);
+    if (this.historyOpen) {
+      void this.chat.history.loadMore(true);
+      this.search.preload();
+    }
     this.host.requestUpdate();
   };
 
@@ -317,7 +320,7 @@ export class ChatPanel {
           aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
         <h2 id="heading">${inertText(host.heading) || t.heading}</h2>
         <button part="download-button" class="icon-button" type="button" aria-label=${t.downloadTranscript}
-          @click=${this.onDownload}>${downloadIcon}</button>
+          ?disabled=${!messages.length} @click=${this.onDownload}>${downloadIcon}</button>
         ${
           floating
             ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${() => host.hide()}>${closeIcon}</button>`

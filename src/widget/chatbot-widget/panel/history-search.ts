@@ -29,12 +29,19 @@ export class HistorySearch {
   hits: SearchHit[] = [];
   /** The results are those of {@link query} (false while it is being searched, or empty). */
   private done = false;
+  /** The search code could not be fetched (offline before its first use). */
+  private unavailable = false;
   private index: Promise<SearchIndex> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly conversations: () => Promise<CachedConversation[]>,
   ) {}
+
+  /** Fetches the search code ahead of its first use (the history pane opened), in case the connection goes. */
+  preload() {
+    import('../../search/search-index.js').catch(() => undefined);
+  }
 
   /** (Re)builds the index from the cache: on focus, so it holds what was cached since. */
   readonly prepare = () => {
@@ -52,6 +59,7 @@ export class HistorySearch {
   async find(query: string) {
     this.query = query;
     this.done = false;
+    this.unavailable = false;
     if (!query.trim()) {
       this.hits = [];
       this.host.requestUpdate();
@@ -62,6 +70,11 @@ export class HistorySearch {
     try {
       hits = (await this.index!).search(query);
     } catch {
+      // Said on screen; the next keystroke or focus tries to fetch it again.
+      if (this.query === query) {
+        this.unavailable = true;
+        this.host.requestUpdate();
+      }
       return;
     }
     if (this.query !== query) return;
@@ -116,6 +129,7 @@ export class HistorySearch {
 
   /** What the status line says: the count, "no results", or nothing before a search. */
   private status(t: WidgetStrings, locale: string) {
+    if (this.unavailable) return t.errorUnreachable;
     if (!this.done) return '';
     return this.hits.length ? plural(t, 'searchResults', this.hits.length, locale) : t.searchEmpty;
   }
@@ -126,7 +140,7 @@ export class HistorySearch {
       <input id="search-input" part="search-input" type="search" autocomplete="off" placeholder=${t.searchPlaceholder}
         .value=${this.query} @focus=${this.prepare} @input=${(e: Event) => void this.find((e.target as HTMLInputElement).value)}
         @keydown=${this.onInputKeydown} />
-      <p class=${this.done && !this.hits.length ? 'note' : 'sr-only'} role="status">${this.status(t, locale)}</p>
+      <p class=${(this.done && !this.hits.length) || this.unavailable ? 'note' : 'sr-only'} role="status">${this.status(t, locale)}</p>
       ${
         this.hits.length
           ? html`<ul class="results">

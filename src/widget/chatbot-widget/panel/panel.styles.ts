@@ -47,6 +47,10 @@ export const panelStyles = css`
     padding: 8px 10px;
     border-block-end: 1px solid var(--_border);
   }
+  .icon-button:disabled {
+    opacity: 0.45;
+    cursor: default;
+  }
   [part='header'] h2 {
     flex: 1;
     margin: 0;
