@@ -253,11 +253,17 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
       return token.raw;
   }
 }
-function block(tokens: Token[], depth: number): Part[] {
-  return tokens.map((token) => blockToken(token, depth + 1));
+/**
+ * Wraps a rendered code block, given its code as text: where the widget adds its copy button.
+ * It receives the block already rendered (inert) and the code only as a string.
+ */
+export type CodeBlockWrapper = (block: TemplateResult, code: string) => TemplateResult;
+
+function block(tokens: Token[], depth: number, wrap?: CodeBlockWrapper): Part[] {
+  return tokens.map((token) => blockToken(token, depth + 1, wrap));
 }
 
-function blockToken(token: Token, depth: number): Part {
+function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefined): Part {
   if (depth > MAX_DEPTH) return html`<p>${token.raw}</p>`;
   switch (token.type) {
     case 'space':
@@ -268,15 +274,18 @@ function blockToken(token: Token, depth: number): Part {
     case 'heading':
       // Headings inside a chat bubble would break the page's outline: bold paragraph instead.
       return html`<p><strong>${inline((token as Tokens.Heading).tokens, depth)}</strong></p>`;
-    case 'code':
-      return html`<pre><code>${(token as Tokens.Code).text}</code></pre>`;
+    case 'code': {
+      const code = (token as Tokens.Code).text;
+      const pre = html`<pre><code>${code}</code></pre>`;
+      return wrap ? wrap(pre, code) : pre;
+    }
     case 'blockquote':
-      return html`<blockquote>${block((token as Tokens.Blockquote).tokens, depth)}</blockquote>`;
+      return html`<blockquote>${block((token as Tokens.Blockquote).tokens, depth, wrap)}</blockquote>`;
     case 'hr':
       return html`<hr />`;
     case 'list': {
       const list = token as Tokens.List;
-      const items = list.items.map((item) => html`<li>${block(item.tokens, depth)}</li>`);
+      const items = list.items.map((item) => html`<li>${block(item.tokens, depth, wrap)}</li>`);
       return list.ordered ? html`<ol start=${typeof list.start === 'number' ? list.start : 1}>${items}</ol>` : html`<ul>${items}</ul>`;
     }
     case 'text': {
@@ -293,10 +302,11 @@ function blockToken(token: Token, depth: number): Part {
 /**
  * Renders Markdown text to a template of whitelisted elements only. Anything but a string (a
  * tampered cache entry) renders as empty; a reply longer than {@link MAX_MARKDOWN_LENGTH} as
- * plain text, its line breaks kept.
+ * plain text, its line breaks kept. `wrapCode`, when given, wraps each code block (the widget's
+ * copy button); what it adds is the caller's, the reply's own text stays inert either way.
  */
-export function renderMarkdown(value: unknown): TemplateResult {
+export function renderMarkdown(value: unknown, wrapCode?: CodeBlockWrapper): TemplateResult {
   const text = inertText(value);
   if (text.length > MAX_MARKDOWN_LENGTH) return html`<p class="plain">${text}</p>`;
-  return html`${block(lex(text), 0)}`;
+  return html`${block(lex(text), 0, wrapCode)}`;
 }

@@ -21,6 +21,9 @@ export interface ChatbotWidgetAttributes {
   'page-size'?: number | `${number}`;
   lang?: string;
   attachments?: boolean;
+  greeting?: string;
+  /** A JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`. */
+  suggestions?: string;
 }
 
 /** Every property of `<chatbot-widget>` a template may set, including `strings` (no attribute). */
@@ -39,6 +42,8 @@ export type ChatbotWidgetProperties = Partial<
     | 'lang'
     | 'strings'
     | 'attachments'
+    | 'greeting'
+    | 'suggestions'
   >
 >;
 

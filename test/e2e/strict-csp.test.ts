@@ -68,6 +68,26 @@ async function watchedPage(): Promise<{ page: Page; violations: () => Promise<Vi
 
 const part = (name: string) => `chatbot-widget [part~="${name}"]`;
 
+/** Opens the panel, sends a message asking for Markdown and waits for the reply bubble. */
+async function askForMarkdown(page: Page) {
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).fill('Show me some Markdown');
+  await page.locator(part('input')).press('Enter');
+  const reply = page.locator(part('message-bot')).last();
+  await reply.waitFor({ timeout: 15_000 });
+  return reply;
+}
+
+/** Nothing refused: no violation event, no CSP or Trusted Types error on the console. */
+async function expectNoViolation(violations: () => Promise<Violation[]>, consoleErrors: string[]) {
+  assert.deepEqual(await violations(), [], 'no securitypolicyviolation event');
+  assert.deepEqual(
+    consoleErrors.filter((text) => /Content Security Policy|Trusted Type/i.test(text)),
+    [],
+    'no CSP or Trusted Types error in the console',
+  );
+}
+
 test('the page is served with the documented header', async () => {
   const response = await fetch(origin + '/');
   assert.equal(response.headers.get('content-security-policy'), policy(origin));
@@ -76,11 +96,7 @@ test('the page is served with the documented header', async () => {
 test('the built widget opens, sends, receives and renders Markdown without a single violation', async () => {
   const { page, violations, consoleErrors } = await watchedPage();
   await page.goto(origin + '/');
-  await page.locator(part('launcher')).click();
-  await page.locator(part('input')).fill('Show me some Markdown');
-  await page.locator(part('input')).press('Enter');
-  const reply = page.locator(part('message-bot')).last();
-  await reply.waitFor({ timeout: 15_000 });
+  const reply = await askForMarkdown(page);
   // The Markdown became elements (Lit templates created through the lit-html policy).
   assert.equal(await reply.locator('strong').textContent(), 'bold');
   assert.equal(await reply.locator('li').count(), 2);
@@ -105,12 +121,22 @@ test('the built widget opens, sends, receives and renders Markdown without a sin
   });
   assert.match(saved, /Show me some Markdown/);
 
-  assert.deepEqual(await violations(), [], 'no securitypolicyviolation event');
-  assert.deepEqual(
-    consoleErrors.filter((text) => /Content Security Policy|Trusted Type/i.test(text)),
-    [],
-    'no CSP or Trusted Types error in the console',
-  );
+  await expectNoViolation(violations, consoleErrors);
+  await page.context().close();
+});
+
+test('copying (through the fallback, the Clipboard API taken away) and rating work without a violation', async () => {
+  const { page, violations, consoleErrors } = await watchedPage();
+  // No Clipboard API: the copy goes through the hidden field inside the shadow root.
+  await page.addInitScript(() => Object.defineProperty(navigator, 'clipboard', { configurable: true, value: undefined }));
+  await page.goto(origin + '/');
+  const reply = await askForMarkdown(page);
+  await reply.locator('[part~="code-copy-button"]').click();
+  await page.locator('chatbot-widget [data-announcer]').filter({ hasText: 'Copied' }).waitFor({ timeout: 5_000 });
+  await reply.locator('[part~="feedback-up"]').click();
+  await page.locator('chatbot-widget [part~="feedback-up"][aria-pressed="true"]').waitFor({ timeout: 5_000 });
+
+  await expectNoViolation(violations, consoleErrors);
   await page.context().close();
 });
 

@@ -51,6 +51,16 @@ function expectInertBubbles(el: ChatbotWidget) {
           (child.tagName === 'DIV' && child.querySelectorAll('*').length === 1 && child.querySelector('a'));
         assert(ok, `visitor bubble holds ${child.outerHTML.slice(0, 120)}`);
         if (child.querySelector('a')) equal(inertProblems(child).join('; '), '');
+      } else if (child.classList.contains('code-block')) {
+        // The widget's own wrapper of a code block: the block, inert, and its copy button, which
+        // holds the widget's icon and none of the reply's text.
+        const [pre, button, ...rest] = [...child.children];
+        equal(rest.length, 0, 'a code block and its button only');
+        equal(`${pre?.tagName} ${button?.getAttribute('part')}`, 'PRE code-copy-button');
+        equal(button!.textContent!.trim(), '', 'no reply text in the button');
+        const wrapper = document.createElement('div');
+        wrapper.append(pre!.cloneNode(true));
+        equal(inertProblems(wrapper).join('; '), '', `reply ${message.dataset.key}:`);
       } else {
         const wrapper = document.createElement('div');
         wrapper.append(child.cloneNode(true));
@@ -71,7 +81,7 @@ describe('<chatbot-widget> against hostile content', () => {
       withThirdParty(
         '![tracker](THIRD/__beacon/hc-image) <iframe src="THIRD/__beacon/hc-iframe"></iframe> <style>*{background:url(THIRD/__beacon/hc-style)}</style>',
       ),
-      '[https://bank.example/\u202Eelpmaxe.live](https://evil.example/) <svg><script>window.__pwned=1</script></svg>',
+      `[https://bank.example/\u202Eelpmaxe.live](https://evil.example/) <svg><script>window.__pwned=1</script></svg>\n\n\`\`\`html\n${IMG}\n\`\`\``,
     ];
     const messages = [
       { ...fakeMessage(0, sessionId, userId), text: `${IMG}<script>window.__pwned=1</script>` },
@@ -117,6 +127,7 @@ describe('<chatbot-widget> against hostile content', () => {
     );
 
     expectInertBubbles(el);
+    equal(parts(el, 'code-copy-button').length, 1, 'the cached code block has its copy button');
     const texts = parts(el, 'message').map((m) => m.querySelector('.bubble')!.textContent!);
     assert(texts[0]!.includes(`${IMG}<script>`), 'the visitor’s cached text is shown as typed');
     assert(texts[1]!.includes(IMG), 'the reply’s HTML is shown as text');

@@ -5,6 +5,7 @@ import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js
 import { emit } from '../emit.js';
 import { chatIcon, closeIcon } from './icons.js';
 import { shellStyles } from './shell.styles.js';
+import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
 
 /** What the widget shows until (and unless) another language has loaded. */
@@ -59,7 +60,13 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @csspart attachment-input - The field for an attachment's URL.
  * @csspart error - The error text.
  * @csspart retry-button - Sends a failed message again.
- * @csspart quota-notice - Says how many sends are left today, when few are.
+ * @csspart quota-notice - Says how many sends are left today, when few are (and, at none, until when).
+ * @csspart greeting - The assistant's first words (the `greeting` attribute), while the conversation is empty.
+ * @csspart suggestion - One suggested prompt (the `suggestions` attribute), while the conversation is empty.
+ * @csspart copy-button - On each bot message: copies its text (the Markdown as written).
+ * @csspart code-copy-button - On each code block of a bot message: copies the code.
+ * @csspart feedback-up - On each bot message: rates it helpful (`aria-pressed="true"` while chosen).
+ * @csspart feedback-down - On each bot message: rates it not helpful (`aria-pressed="true"` while chosen).
  * @csspart unread-badge - On the launcher: how many bot replies arrived unseen (the same in every tab).
  *
  * @cssprop [--chatbot-accent=#1d4ed8] - Launcher, Send button and links in the header.
@@ -120,6 +127,16 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
   /** Lets visitors attach a file by URL (`message.file`). */
   @property({ type: Boolean }) attachments = false;
+  /**
+   * The assistant's first words in a conversation with no messages yet: shown as its bubble (as
+   * text), never sent nor stored.
+   */
+  @property() greeting = '';
+  /**
+   * Prompts offered as buttons while the conversation is empty; pressing one sends it. The
+   * attribute is a JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`.
+   */
+  @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
 
   /** The language shown (English until the chosen one has loaded). */
   @state() private language: LoadedLocale = ENGLISH;

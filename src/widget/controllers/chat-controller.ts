@@ -15,6 +15,7 @@ import type { ChatbotErrorDetail } from '../events.js';
 import { afterNextPaint } from '../after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
+import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
 import { HistoryCache, type CachedConversation } from './history-cache.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import { OutboxSender } from './outbox-sender.js';
@@ -37,6 +38,8 @@ export class ChatController implements ReactiveController {
   readonly sender: OutboxSender;
   readonly conversation: Conversation;
   readonly history: SessionHistory;
+  /** The visitor's ratings of bot messages. */
+  readonly feedback: FeedbackStore;
   /** Bot replies no tab has shown yet (the launcher's badge). */
   readonly unread: UnreadReplies;
 
@@ -56,6 +59,7 @@ export class ChatController implements ReactiveController {
     this.storage = openStorage();
     this.cache = new HistoryCache(this.storage);
     this.outbox = new Outbox(this.storage);
+    this.feedback = new FeedbackStore(this.storage);
     this.unread = new UnreadReplies(this.storage, (shared) => {
       if (shared) this.sync.post({ type: 'unread' });
       host.requestUpdate();
@@ -162,12 +166,16 @@ export class ChatController implements ReactiveController {
   private async loadFromStorage(connection: Connection, entries?: OutboxEntry[]) {
     const { transport, signal } = connection;
     const identity = await transport.storedIdentity();
-    if (identity) this.cache.use(transport.base, identity.userId);
+    if (identity) {
+      this.cache.use(transport.base, identity.userId);
+      this.feedback.use(transport.base, identity.userId);
+    }
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
       entries ?? this.outbox.list(),
       identity ? this.cache.currentSessionId() : undefined,
       identity ? this.cache.loadSessions() : undefined,
       identity ? this.cache.loadFirstLines() : undefined,
+      identity ? this.feedback.load() : undefined,
     ]);
     const current = currentId ? await this.cache.loadConversation(currentId) : undefined;
     if (signal.aborted) return;
@@ -185,6 +193,7 @@ export class ChatController implements ReactiveController {
     this.conversation.viewing = undefined;
     this.history.use(connection);
     this.cache.use(connection.transport.base, identity?.userId ?? '');
+    this.feedback.use(connection.transport.base, identity?.userId ?? '');
     this.sync.post({ type: 'identity' });
     this.host.requestUpdate();
   }
@@ -239,6 +248,14 @@ export class ChatController implements ReactiveController {
     return this.sender.retry(localId);
   }
 
+  /** Rates a bot message (or takes the rating back: `undefined`), remembered here and in the other tabs. */
+  async rate(messageId: string, value: FeedbackValue | undefined) {
+    const rating = this.feedback.set(messageId, value);
+    this.host.requestUpdate();
+    await rating;
+    this.sync.post({ type: 'changed' });
+  }
+
   dismissError() {
     this.error = undefined;
     this.host.requestUpdate();
@@ -265,6 +282,7 @@ export class ChatController implements ReactiveController {
     this.outbox.use(transport.base);
     await this.outbox.clear();
     await this.cache.clearEndpoint(transport.base);
+    await this.feedback.clearEndpoint(transport.base);
     await this.unread.forget(transport.base);
     await transport.forgetIdentity();
     this.sync.post({ type: 'reset' });

@@ -7,18 +7,24 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ChatController } from '../../controllers/chat-controller.js';
+import { emit } from '../../emit.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
 import { closeIcon, historyIcon } from '../icons.js';
+import { Announcer } from './announcer.js';
 import { ScrollableCode } from './code-blocks.js';
 import { Composer } from './composer.js';
+import { CopyButtons } from './copy-button.js';
 import { describeFailure } from './error-text.js';
+import { FeedbackButtons } from './feedback.js';
 import { FocusTrap } from './focus-trap.js';
+import { renderGreeting, renderSuggestions } from './greeting.js';
 import { renderHistoryPane } from './history-pane.js';
 import { HistorySearch } from './history-search.js';
 import { renderMessage, type MessageViewContext } from './message-view.js';
 import type { PanelHost } from './panel-host.js';
 import { panelStyles } from './panel.styles.js';
+import { QuotaClock, quotaExhausted } from './quota.js';
 import { TimeFormat } from './time-format.js';
 import { downloadIcon, downloadTranscript } from './transcript-download.js';
 import type { SearchHit } from '../../search/search-index.js';
@@ -39,6 +45,10 @@ export class ChatPanel {
   private readonly time: TimeFormat;
   private readonly composer: Composer;
   private readonly codeBlocks: ScrollableCode;
+  private readonly announcer: Announcer;
+  private readonly copy: CopyButtons;
+  private readonly feedback: FeedbackButtons;
+  private readonly quotaClock: QuotaClock;
   private readonly search: HistorySearch;
   private historyOpen = false;
   /** A search result being opened: its message is shown, scrolled to and focused once rendered. */
@@ -58,7 +68,15 @@ export class ChatPanel {
       () => host.pageSize,
     );
     this.time = new TimeFormat(() => host.formatTag);
-    this.composer = new Composer(host, (text, file) => void this.send(text, file));
+    this.composer = new Composer(
+      host,
+      (text, file) => void this.send(text, file),
+      () => (quotaExhausted(this.chat.quota) ? this.quotaText(host.text, 0, this.chat.quota.resetAt) : undefined),
+    );
+    this.announcer = new Announcer(host);
+    this.copy = new CopyButtons(host, this.announcer, (messageId) => emit(host, 'chatbot-copy', { messageId }));
+    this.feedback = new FeedbackButtons(host, this.chat, this.announcer);
+    this.quotaClock = new QuotaClock(host);
     this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
     this.search = new HistorySearch(host, () => this.chat.cachedConversations());
     this.listen(true);
@@ -286,7 +304,16 @@ export class ChatPanel {
     const visible = this.window.slice(messages);
     const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
     const viewed = c.viewing ? chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
-    const messageContext: MessageViewContext = { t, time: this.time, retry: (key) => void chat.retry(key) };
+    const messageContext: MessageViewContext = {
+      t,
+      time: this.time,
+      retry: (key) => void chat.retry(key),
+      copy: this.copy,
+      feedback: this.feedback,
+    };
+    const empty = messages.length === 0 && chat.ready && !c.viewing;
+    const exhausted = quotaExhausted(chat.quota);
+    this.quotaClock.watch(chat.quota);
     const error = this.composer.attachmentError || chat.error?.message;
     return html`<div part="header">
         <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
@@ -327,7 +354,7 @@ export class ChatPanel {
                   @click=${this.loadOlder}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
                 : nothing
             }
-            ${messages.length === 0 && chat.ready && !c.viewing ? html`<p class="empty">${t.emptyConversation}</p>` : nothing}
+            ${empty ? (inertText(host.greeting).trim() ? renderGreeting(host.greeting, t) : html`<p class="empty">${t.emptyConversation}</p>`) : nothing}
             ${repeat(
               visible,
               (m) => m.key,
@@ -339,9 +366,10 @@ export class ChatPanel {
                 : nothing
             }
           </div>
+          ${empty ? renderSuggestions(host.suggestions, t, exhausted, (text) => void this.send(text)) : nothing}
           ${
-            chat.quota && chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000
-              ? html`<p part="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
+            chat.quota && (exhausted || (chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000))
+              ? html`<p part="quota-notice" id="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
               : nothing
           }
           ${
@@ -350,7 +378,8 @@ export class ChatPanel {
                 <button type="button" @click=${this.dismissError}>${t.dismiss}</button></div>`
               : nothing
           }
-          ${this.composer.render(t)}
+          ${this.announcer.render()}
+          ${this.composer.render(t, 'quota-notice')}
         </div>
       </div>`;
   }

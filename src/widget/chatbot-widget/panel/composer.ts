@@ -8,6 +8,8 @@ import type { PanelHost } from './panel-host.js';
 /**
  * The form at the bottom of the panel: the message field (Enter sends, Shift+Enter breaks the
  * line), the Send button and, with the `attachments` attribute, the field for an attachment's URL.
+ * While no send is possible (the day's quota spent) the field says until when, and neither Send
+ * nor Enter sends; what was typed stays for later.
  */
 export class Composer {
   private draft = '';
@@ -19,6 +21,8 @@ export class Composer {
   constructor(
     private readonly host: PanelHost,
     private readonly send: (text: string, file?: string) => void,
+    /** Why no send is possible now (`strings.quotaExhausted` with its time), or undefined. */
+    private readonly blocked: () => string | undefined,
   ) {}
 
   get input() {
@@ -36,7 +40,7 @@ export class Composer {
   private readonly onSubmit = (event: Event) => {
     event.preventDefault();
     const text = this.draft.trim();
-    if (!text) return;
+    if (!text || this.blocked()) return;
     let file: string | undefined;
     if (this.host.attachments && this.attachment.trim()) {
       file = safeHref(this.attachment.trim(), undefined);
@@ -75,8 +79,10 @@ export class Composer {
     this.host.requestUpdate();
   };
 
-  render(t: WidgetStrings) {
+  /** `describedBy`: the id of what says why sending is blocked, read with the field. */
+  render(t: WidgetStrings, describedBy?: string) {
     const attachments = this.host.attachments;
+    const blocked = this.blocked();
     return html`<form @submit=${this.onSubmit}>
       ${
         attachments && this.attachmentOpen
@@ -95,9 +101,10 @@ export class Composer {
             : nothing
         }
         <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
-          placeholder=${this.host.placeholder || t.placeholder} .value=${this.draft}
+          aria-describedby=${(blocked && describedBy) || nothing}
+          placeholder=${blocked ?? (this.host.placeholder || t.placeholder)} .value=${this.draft}
           @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
-        <button part="send-button" type="submit" ?disabled=${!this.draft.trim()}>${t.send}</button>
+        <button part="send-button" type="submit" ?disabled=${!this.draft.trim() || !!blocked}>${t.send}</button>
       </div>
     </form>`;
   }

@@ -3,6 +3,8 @@ import type { ViewMessage } from '../../controllers/view-message.js';
 import { renderMarkdown, safeHref } from '../../markdown.js';
 import { inertText } from '../../inert-text.js';
 import type { WidgetStrings } from '../../strings.js';
+import type { CopyButtons } from './copy-button.js';
+import type { FeedbackButtons } from './feedback.js';
 import type { TimeFormat } from './time-format.js';
 
 /** What a bubble needs besides its message. */
@@ -11,11 +13,16 @@ export interface MessageViewContext {
   readonly time: TimeFormat;
   /** Sends a failed message again (its Retry button). */
   retry(key: string): void;
+  /** The copy buttons of bot messages and their code blocks. */
+  readonly copy: CopyButtons;
+  /** The thumbs up and down of bot messages. */
+  readonly feedback: FeedbackButtons;
 }
 
 /**
- * One message of the list: the bubble (a bot's Markdown rendered to inert DOM, a visitor's text as
- * plain text), its attachment link, and a line with its time and state.
+ * One message of the list: the bubble (a bot's Markdown rendered to inert DOM, each code block
+ * with its copy button; a visitor's text as plain text), its attachment link, and a line with
+ * its time and state, and for a bot message its copy and feedback buttons.
  */
 export function renderMessage(message: ViewMessage, context: MessageViewContext): TemplateResult {
   const { t } = context;
@@ -26,12 +33,22 @@ export function renderMessage(message: ViewMessage, context: MessageViewContext)
   return html`<div part=${parts.join(' ')} data-key=${message.key}>
     <div class="bubble">
       <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
-      ${message.sender === 'bot' ? renderMarkdown(message.text) : html`<span class="plain">${inertText(message.text)}</span>`}
+      ${
+        message.sender === 'bot'
+          ? renderMarkdown(message.text, context.copy.codeWrapper(message.key, t))
+          : html`<span class="plain">${inertText(message.text)}</span>`
+      }
       ${url ? html`<div><a href=${url} target="_blank" rel="noopener noreferrer">${t.attachment}</a></div>` : nothing}
     </div>
     <div class="meta">
       <time datetime=${message.createdAt}>${context.time.format(message.createdAt)}</time>
       ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
+      ${
+        message.sender === 'bot'
+          ? html`${context.copy.messageButton(message.key, inertText(message.text), t)}
+            ${context.feedback.render(message.key, t)}`
+          : nothing
+      }
       ${
         message.state === 'failed'
           ? html`<span>${t.failed}</span>

@@ -13,6 +13,10 @@ export interface PanelHost extends ConversationHost {
   readonly mode: 'floating' | 'inline';
   readonly placeholder: string;
   readonly attachments: boolean;
+  /** The assistant's first words in an empty conversation (shown, never sent). */
+  readonly greeting: string;
+  /** Prompts offered while the conversation is empty (may hold anything a page set). */
+  readonly suggestions: readonly unknown[];
   /** The shadow root the element renders into. */
   readonly renderRoot: HTMLElement | DocumentFragment;
   /** The texts in use: the language's, with the page's `strings` over them. */

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { conversationExtrasStyles } from './conversation-extras.styles.js';
 
 /**
  * Text fields match :focus-visible even when clicked or focused on opening (the browser expects
@@ -42,6 +43,7 @@ const scrollShadows = css`
  */
 export const panelStyles = css`
   ${fieldFocus}
+  ${conversationExtrasStyles}
   [part='header'] {
     display: flex;
     align-items: center;

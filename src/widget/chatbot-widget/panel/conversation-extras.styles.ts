@@ -1,0 +1,88 @@
+/**
+ * Styles of what this chunk adds around the messages: the greeting and suggested prompts of an
+ * empty conversation, the copy and feedback buttons under a bot message, a code block's copy
+ * button, and the clipboard fallback's hidden field. Colours are the theme's tokens, so both
+ * themes and the host's `--chatbot-*` values apply.
+ */
+import { css, unsafeCSS } from 'lit';
+import { CLIPBOARD_BUFFER_CLASS } from './clipboard.js';
+
+export const conversationExtrasStyles = css`
+  .greeting {
+    display: flex;
+    flex-direction: column;
+    min-inline-size: 0;
+    max-inline-size: 85%;
+    align-items: flex-start;
+  }
+  .greeting .bubble {
+    border-end-start-radius: 4px;
+  }
+  .suggestions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    justify-content: flex-end;
+    padding: 0 12px 8px;
+  }
+  [part='suggestion'] {
+    padding: 6px 12px;
+    border: 1px solid var(--_accent);
+    border-radius: 999px;
+    background: var(--_bg);
+    color: var(--_text);
+    cursor: pointer;
+    text-align: start;
+    overflow-wrap: anywhere;
+  }
+  [part='suggestion']:hover:not(:disabled) {
+    background: var(--_surface);
+  }
+  [part='suggestion']:disabled {
+    cursor: not-allowed;
+    opacity: 0.55;
+  }
+  .meta .icon-button {
+    inline-size: 28px;
+    block-size: 28px;
+    color: var(--_muted);
+  }
+  .meta .icon-button svg {
+    inline-size: 16px;
+    block-size: 16px;
+  }
+  .meta .icon-button[aria-pressed='true'] {
+    color: var(--_accent);
+  }
+  /* The button sits beside the block, never over its code; code reads left to right on every
+     page, so the button is at its right end in right-to-left bubbles too. */
+  .code-block {
+    display: flex;
+    align-items: flex-start;
+    gap: 4px;
+    direction: ltr;
+  }
+  .code-block pre {
+    flex: 1 1 auto;
+    min-inline-size: 0;
+  }
+  [part='code-copy-button'] {
+    flex: none;
+    inline-size: 28px;
+    block-size: 28px;
+    color: var(--_muted);
+  }
+  [part='code-copy-button'] svg {
+    inline-size: 16px;
+    block-size: 16px;
+  }
+  .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
+    position: fixed;
+    inset-block-start: 0;
+    inset-inline-start: 0;
+    inline-size: 1px;
+    block-size: 1px;
+    opacity: 0;
+    pointer-events: none;
+  }
+`;
