@@ -3,7 +3,7 @@
 // the right, bubbles on the mirrored sides, the launcher in the mirrored corner. Times (which
 // change with the clock), focus rings and the caret are hidden so only layout is compared.
 import { visualDiff } from '@web/test-runner-visual-regression';
-import { mount, part, unmountAll, waitForReplies } from './support/helpers.js';
+import { equal, mount, part, parts, unmountAll, waitForReplies } from './support/helpers.js';
 import type { ChatbotWidget } from '../../src/widget/index.js';
 
 afterEach(() => unmountAll());
@@ -41,6 +41,20 @@ describe('<chatbot-widget> right to left, as screenshots', () => {
       await visualDiff(el, `rtl-inline-${lang}`);
     });
   }
+
+  it("gives each bubble its own text's direction, whatever the widget's language", async () => {
+    const { el } = await mount({ mode: 'inline', lang: 'ar' });
+    await el.send('Where is my order?');
+    await waitForReplies(el, 1);
+    await el.send('rtl-sample');
+    await waitForReplies(el, 2);
+    const direction = (message: Element) => getComputedStyle(message.querySelector('.bubble')!).direction;
+    const [englishQuestion, englishAnswer, , arabicAnswer] = parts(el, 'message');
+    equal(direction(englishQuestion!), 'ltr', 'an English question reads left to right');
+    equal(direction(englishAnswer!), 'ltr', 'an English answer too');
+    equal(direction(arabicAnswer!), 'rtl', 'an Arabic answer right to left');
+    equal(getComputedStyle(part(el, 'panel')!).direction, 'rtl', 'the widget around them stays right to left');
+  });
 
   it('opens the floating panel over the mirrored corner (ar)', async () => {
     const { el } = await mount({ lang: 'ar', open: '' });

@@ -160,6 +160,11 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     return withOverrides(this.language.strings, this.strings);
   }
 
+  /** @internal The direction of the language shown. */
+  get textDirection() {
+    return this.language.dir;
+  }
+
   /** @internal Open, or inline (always shown). */
   get isShown() {
     return this.open || this.mode === 'inline';
@@ -328,7 +333,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   private renderPanelPending(t: WidgetStrings) {
     return this.panelFailed
       ? html`<p role="alert" class="loading">${t.errorUnreachable}
-          <button type="button" class="link-button" @click=${() => void this.loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
+          <button type="button" @click=${() => void this.loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
       : html`<p role="status" class="loading">${t.loadingChat}</p>`;
   }
 

@@ -1,21 +1,6 @@
 import { css } from 'lit';
 import { themeTokens } from '../theme.styles.js';
 
-/**
- * The widget's own tokens on top of the shared theme (theme.styles.ts): bubbles, links and code.
- * Dark defaults for `theme="dark"`, and `theme="auto"` when the system asks for dark; every
- * colour pair meets WCAG AA (4.5:1 for text) against its background.
- */
-const dark = css`
-  --_user-bg: var(--chatbot-user-background, #1e40af);
-  --_user-text: var(--chatbot-user-text, #ffffff);
-  --_bot-bg: var(--chatbot-bot-background, #1f2937);
-  --_bot-text: var(--chatbot-bot-text, #f3f4f6);
-  --_link: var(--chatbot-link, #93c5fd);
-  --_user-link: var(--chatbot-user-link, #ffffff);
-  --_code-bg: var(--chatbot-code-background, #0b1220);
-`;
-
 /*
  * Focus is drawn in the accent's colour: #1d4ed8 is 6.7:1 on white and 6.1:1 on the surface
  * (WCAG non-text contrast asks 3:1); the dark accent #93c5fd is 9.8:1 on its background. A
@@ -31,13 +16,6 @@ export const shellStyles = [
   themeTokens,
   css`
   :host {
-    --_user-bg: var(--chatbot-user-background, #1d4ed8);
-    --_user-text: var(--chatbot-user-text, #ffffff);
-    --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
-    --_bot-text: var(--chatbot-bot-text, #111827);
-    --_link: var(--chatbot-link, #1d4ed8);
-    --_user-link: var(--chatbot-user-link, #ffffff);
-    --_code-bg: var(--chatbot-code-background, #e5e7eb);
     --_width: var(--chatbot-width, 380px);
     --_height: var(--chatbot-height, 600px);
     --_offset: var(--chatbot-offset, 20px);
@@ -48,14 +26,6 @@ export const shellStyles = [
     font-size: var(--_font-size);
     line-height: 1.45;
     color: var(--_text);
-  }
-  :host([theme='dark']) {
-    ${dark}
-  }
-  @media (prefers-color-scheme: dark) {
-    :host([theme='auto']) {
-      ${dark}
-    }
   }
   :host([mode='inline']) {
     height: 100%;
@@ -207,9 +177,18 @@ export const shellStyles = [
       border-radius: 0;
     }
   }
-  [part='panel'] > [role='status'].loading {
+  .loading {
     margin: auto;
+    padding: 12px;
     color: var(--_muted);
+    text-align: center;
+  }
+  .loading button {
+    border: 0;
+    background: none;
+    color: inherit;
+    text-decoration: underline;
+    cursor: pointer;
   }
   @media (prefers-reduced-motion: reduce) {
     *,

@@ -305,6 +305,7 @@ export class ChatPanel {
     const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
     const viewed = c.viewing ? chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
     const messageContext: MessageViewContext = {
+      dir: host.textDirection,
       t,
       time: this.time,
       retry: (key) => void chat.retry(key),

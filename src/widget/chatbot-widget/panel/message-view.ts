@@ -11,6 +11,8 @@ import type { TimeFormat } from './time-format.js';
 export interface MessageViewContext {
   readonly t: WidgetStrings;
   readonly time: TimeFormat;
+  /** The direction of the widget's language, for the words it adds to a bubble. */
+  readonly dir: 'ltr' | 'rtl';
   /** Sends a failed message again (its Retry button). */
   retry(key: string): void;
   /** The copy buttons of bot messages and their code blocks. */
@@ -22,7 +24,9 @@ export interface MessageViewContext {
 /**
  * One message of the list: the bubble (a bot's Markdown rendered to inert DOM, each code block
  * with its copy button; a visitor's text as plain text), its attachment link, and a line with
- * its time and state, and for a bot message its copy and feedback buttons.
+ * its time and state, and for a bot message its copy and feedback buttons. The bubble takes its
+ * direction from its own text (`dir="auto"`): an English answer in an Arabic widget reads left
+ * to right, its full stop at its end, and the other way round.
  */
 export function renderMessage(message: ViewMessage, context: MessageViewContext): TemplateResult {
   const { t } = context;
@@ -31,8 +35,8 @@ export function renderMessage(message: ViewMessage, context: MessageViewContext)
   const waiting = message.entry?.retryAt && message.entry.retryAt > Date.now();
   const url = message.url ? safeHref(message.url) : undefined;
   return html`<div part=${parts.join(' ')} data-key=${message.key}>
-    <div class="bubble">
-      <span class="sr-only">${message.sender === 'user' ? t.you : t.bot}:</span>
+    <div class="bubble" dir="auto">
+      <span class="sr-only" dir=${context.dir}>${message.sender === 'user' ? t.you : t.bot}:</span>
       ${
         message.sender === 'bot'
           ? renderMarkdown(message.text, context.copy.codeWrapper(message.key, t))

@@ -23,6 +23,8 @@ export interface PanelHost extends ConversationHost {
   readonly text: WidgetStrings;
   /** The tag dates and numbers are formatted with. */
   readonly formatTag: string;
+  /** The direction of the widget's language (`rtl` for Arabic, Hebrew, Persian). */
+  readonly textDirection: 'ltr' | 'rtl';
   /** Open, or inline (always shown). */
   readonly isShown: boolean;
   hide(): void;

@@ -2,6 +2,21 @@ import { css } from 'lit';
 import { conversationExtrasStyles } from './conversation-extras.styles.js';
 
 /**
+ * The panel's own tokens on top of the shared theme (theme.styles.ts): bubbles, links and code.
+ * Dark defaults for `theme="dark"`, and `theme="auto"` when the system asks for dark; every
+ * colour pair meets WCAG AA (4.5:1 for text) against its background.
+ */
+const dark = css`
+  --_user-bg: var(--chatbot-user-background, #1e40af);
+  --_user-text: var(--chatbot-user-text, #ffffff);
+  --_bot-bg: var(--chatbot-bot-background, #1f2937);
+  --_bot-text: var(--chatbot-bot-text, #f3f4f6);
+  --_link: var(--chatbot-link, #93c5fd);
+  --_user-link: var(--chatbot-user-link, #ffffff);
+  --_code-bg: var(--chatbot-code-background, #0b1220);
+`;
+
+/**
  * Text fields match :focus-visible even when clicked or focused on opening (the browser expects
  * typing), so theirs is the quiet kind: the 1px border becomes a 2px accent line. An outline,
  * not a box-shadow, so forced-colours (high-contrast) mode still draws it.
@@ -42,6 +57,23 @@ const scrollShadows = css`
  * sizing, focus ring, reduced motion) apply here too: not repeated.
  */
 export const panelStyles = css`
+  :host {
+    --_user-bg: var(--chatbot-user-background, #1d4ed8);
+    --_user-text: var(--chatbot-user-text, #ffffff);
+    --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
+    --_bot-text: var(--chatbot-bot-text, #111827);
+    --_link: var(--chatbot-link, #1d4ed8);
+    --_user-link: var(--chatbot-user-link, #ffffff);
+    --_code-bg: var(--chatbot-code-background, #e5e7eb);
+  }
+  :host([theme='dark']) {
+    ${dark}
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([theme='auto']) {
+      ${dark}
+    }
+  }
   ${fieldFocus}
   ${conversationExtrasStyles}
   [part='header'] {
