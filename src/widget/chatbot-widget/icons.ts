@@ -1,7 +1,5 @@
 import { html } from 'lit';
 
-/** The widget's icons: inline SVG (no request, nothing a strict CSP refuses), hidden from assistive technology. */
+/** The launcher's icons (the panel's are in panel/icons.ts): inline SVG (no request, nothing a strict CSP refuses), hidden from assistive technology. */
 export const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z" /></svg>`;
 export const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" /></svg>`;
-export const historyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 12a9 9 0 1 0 3-6.7L3 8" /><path d="M3 3v5h5M12 7v5l3 2" /></svg>`;
-export const clipIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M21 11l-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" /></svg>`;

@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { MAX_MESSAGE_CHARS } from '../../../shared/limits.js';
 import { safeHref } from '../../markdown.js';
 import type { WidgetStrings } from '../../strings.js';
-import { clipIcon } from '../icons.js';
+import { clipIcon } from './icons.js';
 import type { PanelHost } from './panel-host.js';
 
 /**
