@@ -73,7 +73,7 @@ export default defineConfig({
     reportCompressedSize: false,
     copyPublicDir: false,
     lib: {
-      entry: 'src/widget/index.ts',
+      entry: 'src/widget/standalone.ts',
       formats: ['es'],
       fileName: () => 'chatbot-widget.js',
     },

@@ -26,7 +26,9 @@ export type {
   ChatbotEventMap,
 } from './events.js';
 export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-usage/usage-events.js';
-export { defaultStrings, type WidgetStrings } from './strings.js';
+export type { WidgetStrings } from './strings.js';
+/** The English texts: the default language. */
+export { strings as defaultStrings } from './locales/en.js';
 
 registerChatbotWidget();
 registerChatbotUsage();

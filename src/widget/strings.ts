@@ -106,69 +106,6 @@ export interface WidgetStrings extends PluralVariants {
   loadingChat: string;
 }
 
-/** The English texts: the default language, and the fallback for anything a host leaves out. */
-export const defaultStrings: WidgetStrings = {
-  heading: 'Chat with us',
-  openChat: 'Open chat',
-  closeChat: 'Close chat',
-  showHistory: 'Show conversation history',
-  hideHistory: 'Hide conversation history',
-  historyHeading: 'Your conversations',
-  historyEmpty: 'No earlier conversations yet.',
-  sessionMessages: '{count} messages',
-  sessionMessages_one: '{count} message',
-  backToChat: 'Back to the current conversation',
-  messagesLabel: 'Messages',
-  emptyConversation: 'Ask a question to start the conversation.',
-  placeholder: 'Type a message…',
-  inputLabel: 'Message',
-  send: 'Send',
-  attach: 'Attach a link to a file',
-  attachmentLabel: 'File URL',
-  attachmentPlaceholder: 'https://…',
-  attachmentInvalid: 'The file must be an http or https link.',
-  you: 'You',
-  bot: 'Assistant',
-  pending: 'Sending…',
-  failed: 'Not sent',
-  retry: 'Retry',
-  typing: 'The assistant is typing…',
-  loadOlder: 'Load older messages',
-  loading: 'Loading…',
-  dismiss: 'Dismiss',
-  errorOffline: 'You seem to be offline. Your message is kept and can be sent again.',
-  errorUnreachable: "The chat service can't be reached right now. Please try again later.",
-  errorTimeout: 'The chat service took too long to answer. Please try again.',
-  errorRateLimited: 'Too many messages at once. Please try again in {seconds} seconds.',
-  errorServer: 'The chat service is not available right now. Please try again in a moment.',
-  errorRejected: 'The message could not be sent: {detail}',
-  errorTooLong: 'The message is too long.',
-  errorIdentity: 'The chat could not start a conversation. Please reload the page.',
-  attachment: 'Attachment',
-  codeBlock: 'Code block, scrolls sideways',
-  copyMessage: 'Copy message',
-  copyCode: 'Copy code',
-  copied: 'Copied',
-  copyFailed: "Couldn't copy. Select the text to copy it.",
-  feedbackUp: 'Helpful',
-  feedbackDown: 'Not helpful',
-  feedbackThanks: 'Thanks for your feedback',
-  unreadBadge: '{count} unread replies',
-  unreadBadge_one: '{count} unread reply',
-  searchLabel: 'Search your conversations',
-  searchPlaceholder: 'Search…',
-  searchEmpty: 'No results',
-  searchResults: '{count} results',
-  searchResults_one: '{count} result',
-  downloadTranscript: 'Download conversation',
-  transcriptHeading: 'Conversation of {date}',
-  quotaLeft: '{count} messages left today; more at {time}.',
-  quotaLeft_one: '{count} message left today; more at {time}.',
-  quotaExhausted: 'No messages left today. You can write again at {time}.',
-  suggestionsLabel: 'Suggested questions',
-  loadingChat: 'Loading the chat…',
-};
-
 /** Fills `{name}` placeholders; unknown names stay as they are. */
 export function format(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
@@ -212,10 +149,8 @@ export function plural(
   return format(variant || strings[key], { ...values, count: number });
 }
 
-const KNOWN_KEYS = new Set<string>([
-  ...Object.keys(defaultStrings),
-  ...COUNTED_KEYS.flatMap((key) => PLURAL_CATEGORIES.map((category) => `${key}_${category}`)),
-]);
+/** The keys a host may override: the language's own, and the plural variants of counted texts. */
+const PLURAL_KEYS = COUNTED_KEYS.flatMap((key) => PLURAL_CATEGORIES.map((category) => `${key}_${category}`));
 
 /**
  * A language's texts with a host's `strings` laid over them. Only text values of known keys
@@ -226,9 +161,8 @@ const KNOWN_KEYS = new Set<string>([
 export function withOverrides(texts: WidgetStrings, overrides: unknown): WidgetStrings {
   const merged: Record<string, string | undefined> = { ...texts };
   if (!overrides || typeof overrides !== 'object') return texts;
-  const given = Object.entries(overrides).filter(
-    (entry): entry is [string, string] => KNOWN_KEYS.has(entry[0]) && typeof entry[1] === 'string',
-  );
+  const known = (key: string) => Object.prototype.hasOwnProperty.call(texts, key) || PLURAL_KEYS.includes(key);
+  const given = Object.entries(overrides).filter((entry): entry is [string, string] => known(entry[0]) && typeof entry[1] === 'string');
   const names = new Set(given.map(([name]) => name));
   for (const key of COUNTED_KEYS) {
     if (!names.has(key) || PLURAL_CATEGORIES.some((category) => names.has(`${key}_${category}`))) continue;

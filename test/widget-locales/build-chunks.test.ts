@@ -1,10 +1,9 @@
 // Each language loads only when used: Vite (the tool that builds the standalone widget) emits
-// one chunk per language from the loader, and the entry carries English only. The built files
+// one chunk per language from the loader, English included (it comes with the panel's code; the
+// first load holds only the launcher's English texts, locales/en-launcher.ts). The built files
 // are then run, so the chunks are shown to load, not just to exist.
 //
-// The loader is built on its own here, with the standalone widget's target and minifier:
-// vite.config.ts bundles dist/chatbot-widget.js into a single file today, which would inline
-// every language; the element switches to the loader together with the split first load.
+// The loader is built on its own here, with the standalone widget's target and minifier.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +12,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLanguages, LOADER_ENTRY as ENTRY } from '../../scripts/build-languages.js';
 import { LOCALE_CODES, loadLocale, type LocaleCode } from '../../src/widget/locales/index.js';
-import { defaultStrings, type WidgetStrings } from '../../src/widget/strings.js';
+import type { WidgetStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 
 const out = mkdtempSync(join(tmpdir(), 'chatbot-widget-locales-'));
 
@@ -48,21 +48,20 @@ before(async () => {
 
 after(() => rmSync(out, { recursive: true, force: true }));
 
-test('every language but English is a chunk of its own, and there is nothing else', () => {
+test('every language is a chunk of its own, and there is nothing else', () => {
   const chunks = [...files.keys()].filter((name) => name !== ENTRY);
-  assert.equal(chunks.length, LOCALE_CODES.length - 1, `chunks: ${chunks.join(', ')}`);
-  for (const code of LOCALE_CODES.filter((c) => c !== 'en')) {
+  assert.equal(chunks.length, LOCALE_CODES.length, `chunks: ${chunks.join(', ')}`);
+  for (const code of LOCALE_CODES) {
     const holding = [...files].filter(([, content]) => content.includes(texts.get(code)!.errorIdentity)).map(([name]) => name);
     assert.equal(holding.length, 1, `${code} is in ${holding.join(', ') || 'no file'}`);
     assert.notEqual(holding[0], ENTRY, `${code} is in the entry`);
   }
 });
 
-test('the entry holds English and no other language', () => {
+test('the entry holds no language', () => {
   const entry = files.get(ENTRY)!;
-  assert.ok(entry.includes(defaultStrings.errorIdentity));
-  assert.ok(entry.includes(defaultStrings.loadingChat));
-  for (const code of LOCALE_CODES.filter((c) => c !== 'en')) {
+  assert.ok(!entry.includes(defaultStrings.errorIdentity));
+  for (const code of LOCALE_CODES) {
     for (const text of distinctive(code, texts)) assert.ok(!hasLiteral(entry, text), `the entry contains ${code}: "${text}"`);
   }
   // The Japanese heading, as a page would see it in the bundle.
@@ -70,7 +69,7 @@ test('the entry holds English and no other language', () => {
 });
 
 test('each language chunk holds that language only', () => {
-  for (const code of LOCALE_CODES.filter((c) => c !== 'en')) {
+  for (const code of LOCALE_CODES) {
     const [, content] = [...files].find(([, c]) => c.includes(texts.get(code)!.errorIdentity))!;
     for (const other of LOCALE_CODES.filter((c) => c !== code)) {
       const leaked = distinctive(other, texts).filter((text) => hasLiteral(content, text));

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COUNTED_KEYS, PLURAL_CATEGORIES, defaultStrings, type WidgetStrings } from '../../src/widget/strings.js';
+import { COUNTED_KEYS, PLURAL_CATEGORIES, type WidgetStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import { LOCALE_CODES, directionOf, loadLocale } from '../../src/widget/locales/index.js';
 
 const localesDir = fileURLToPath(new URL('../../src/widget/locales/', import.meta.url));
@@ -37,10 +38,10 @@ test('at least ten languages ship, among them Arabic, Hebrew, Japanese and Chine
 
 test('every language file in src/widget/locales has a loader entry, and every entry a file', () => {
   const files = readdirSync(localesDir)
-    .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
+    // index.ts is the loader; en-launcher.ts the few English texts of the first load (en.ts spreads them).
+    .filter((name) => name.endsWith('.ts') && name !== 'index.ts' && name !== 'en-launcher.ts')
     .map((name) => name.slice(0, -3));
-  // English lives in strings.ts as the built-in default.
-  assert.deepEqual(files.sort(), LOCALE_CODES.filter((code) => code !== 'en').sort());
+  assert.deepEqual(files.sort(), [...LOCALE_CODES].sort());
 });
 
 for (const code of LOCALE_CODES) {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseLocale, directionOf, loadLocale, resolveLocale, type LocaleCode } from '../../src/widget/locales/index.js';
 import { strings as fr } from '../../src/widget/locales/fr.js';
-import { defaultStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 
 const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['fr'], 'fr'],

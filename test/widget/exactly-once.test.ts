@@ -4,7 +4,7 @@
 // message once; entries found after a reload go out in order with their keys. Real handler and
 // emulator behind (support/backend.ts).
 import type { ChatbotErrorDetail } from '../../src/widget/index.js';
-import { defaultStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import {
   absoluteEndpoint,
   assert,

@@ -5,7 +5,7 @@
 import { render } from 'lit';
 import type { ChatbotSendDetail } from '../../src/widget/index.js';
 import { renderSuggestions } from '../../src/widget/chatbot-widget/panel/greeting.js';
-import { defaultStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import { axeViolations } from './support/axe.js';
 import {
   assert,

@@ -4,7 +4,7 @@ import { marked } from 'marked';
 import { assert, browserOnline, equal, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
 import { closeFences, escapeMarkdown, transcriptFileName, transcriptMarkdown } from '../../src/widget/transcript.js';
-import { defaultStrings } from '../../src/widget/strings.js';
+import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import type { Message } from '../../src/shared/types.js';
 
 const HOSTILE = [

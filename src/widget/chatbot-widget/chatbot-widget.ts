@@ -1,6 +1,7 @@
 import { LitElement, adoptStyles, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { defaultStrings, plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { launcherStrings } from '../locales/en-launcher.js';
 import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js';
 import { emit } from '../emit.js';
 import { chatIcon, closeIcon } from './icons.js';
@@ -8,8 +9,11 @@ import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
 
+/** A language as the widget holds it: English is complete only once the panel's code is here. */
+type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<WidgetStrings> };
+
 /** What the widget shows until (and unless) another language has loaded. */
-const ENGLISH: LoadedLocale = { code: 'en', dir: 'ltr', strings: defaultStrings };
+const ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
 
 /**
  * How long a closed widget waits for the page to be idle before it loads the panel's code
@@ -139,7 +143,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
 
   /** The language shown (English until the chosen one has loaded). */
-  @state() private language: LoadedLocale = ENGLISH;
+  @state() private language: ShownLocale = ENGLISH;
+  /** English as far as loaded: the launcher's texts, then all of them with the panel's code. */
+  private english: Partial<WidgetStrings> = launcherStrings;
   /** The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
@@ -157,7 +163,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   get text(): WidgetStrings {
     // Only string overrides count: `strings` may come from the host's CMS or JSON, and a value
     // that is not text (an object, null) must neither render as markup nor break the widget.
-    return withOverrides(this.language.strings, this.strings);
+    // English fills in what the language in use lacks: nothing for a shipped language, the
+    // panel's texts for English itself once they are here.
+    return withOverrides({ ...this.english, ...this.language.strings } as WidgetStrings, this.strings);
   }
 
   /** @internal The direction of the language shown. */
@@ -222,8 +230,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   private loadPanel(): Promise<ChatPanel> {
     this.panelLoading ??= import('./panel/chat-panel.js').then(
-      ({ ChatPanel, panelStyles }) => {
+      ({ ChatPanel, panelStyles, englishStrings }) => {
         if (this.panel) return this.panel;
+        this.english = englishStrings;
         adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
         const panel = new ChatPanel(this);
         this.panel = panel;

@@ -1,11 +1,12 @@
 /**
  * The widget's languages: which one a page asks for, and its texts, loaded on first use.
  *
- * English is built in (`defaultStrings`); every other language is its own module, imported only
- * when a widget shows it. Each entry below is a literal `import('./xx.js')`, so Vite and esbuild
- * emit one chunk per language and a page downloads only the one it shows. See docs/languages.md.
+ * Every language is its own module, imported only when a widget shows it; English comes with the
+ * widget's panel (the launcher's few English texts are in the first load, en-launcher.ts). Each
+ * entry below is a literal `import('./xx.js')`, so Vite and esbuild emit one chunk per language
+ * and a page downloads only the one it shows. See docs/languages.md.
  */
-import { defaultStrings, type TextDirection, type WidgetStrings } from '../strings.js';
+import type { TextDirection, WidgetStrings } from '../strings.js';
 
 /** What a language module exports. */
 export interface LocaleModule {
@@ -20,10 +21,8 @@ export interface LoadedLocale {
   strings: WidgetStrings;
 }
 
-const english = { dir: 'ltr', strings: defaultStrings } as const satisfies LocaleModule;
-
 const LOADERS = {
-  en: () => Promise.resolve(english),
+  en: () => import('./en.js'),
   ar: () => import('./ar.js'),
   de: () => import('./de.js'),
   es: () => import('./es.js'),
