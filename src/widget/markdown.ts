@@ -1,33 +1,32 @@
 /**
- * Safe Markdown for bot replies. `marked`'s Lexer turns the text into tokens; this file turns a
- * whitelist of token types into Lit templates. Nothing is ever parsed as HTML: text lands in the
+ * Safe Markdown for bot replies. Our own lexer (./markdown/) turns the text into tokens; this file
+ * turns a whitelist of token types into Lit templates. Nothing is ever parsed as HTML: text lands in the
  * DOM as text nodes through Lit's escaping bindings, raw HTML tokens are shown as their source
  * text, and links keep only http, https, mailto and tel targets. This holds for replies from the
  * network and from the cache alike, since both go through here.
  *
  * A reply is untrusted (an upstream model can be talked into anything), so the renderer also
  * bounds its own work: replies past {@link MAX_MARKDOWN_LENGTH} are shown as plain text, and
- * container nesting (quotes, lists) is capped before lexing, where `marked` would otherwise
- * recurse once per level.
+ * container nesting (quotes, lists) is capped before lexing, and the lexer stops nesting past
+ * {@link MAX_DEPTH}.
  */
-import { Lexer, type Token, type Tokens } from 'marked';
 import { html, nothing, type TemplateResult } from 'lit';
 import { inertText } from './inert-text.js';
+import { lexMarkdown } from './markdown/block.js';
+import { MAX_DEPTH, type Token } from './markdown/tokens.js';
 
 type Part = TemplateResult | string | typeof nothing;
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
-/** Replies are short, but a pathological one must not blow the stack. */
-const MAX_DEPTH = 12;
 /**
  * Quote and list markers honoured at the start of one line; further ones are escaped (shown as
- * the characters they are). Without this, `> > > …` or `1. 1. 1. …` a few thousand deep makes
- * `marked` recurse until the stack overflows, after a long stall.
+ * the characters they are): `> > > …` or `1. 1. 1. …` a few thousand deep is one level of
+ * lexing per marker, and no reply needs more than a few.
  */
 const MAX_NESTING = 10;
 /**
- * Longer replies are shown as plain text: `marked`'s emphasis matching is quadratic on hostile
- * input (`_a_a_a…`), and a reply this long is not a chat answer anyway.
+ * Longer replies are shown as plain text: a reply this long is not a chat answer, and it bounds
+ * the work of lexing and rendering one.
  */
 export const MAX_MARKDOWN_LENGTH = 12_000;
 /** Lexing is the costly part; a reply is lexed once per page life. */
@@ -190,11 +189,11 @@ function lex(text: string): Token[] {
   let tokens = tokenCache.get(text);
   if (!tokens) {
     try {
-      // `breaks: false`: a single newline inside a paragraph is a soft break (a space), as in
-      // Markdown; two trailing spaces or a backslash make a `br` token, a real line break.
-      tokens = Lexer.lex(limitNesting(text), { gfm: true, breaks: false });
+      // A single newline inside a paragraph is a soft break (a space), as in Markdown; two
+      // trailing spaces or a backslash make a `br` token, a real line break.
+      tokens = lexMarkdown(limitNesting(text));
     } catch {
-      tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] } as Token];
+      tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
     }
     if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.delete(tokenCache.keys().next().value as string);
     tokenCache.set(text, tokens);
@@ -213,26 +212,25 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
   switch (token.type) {
     case 'text':
     case 'escape': {
-      const t = token as Tokens.Text;
-      if (t.tokens) return html`${inline(t.tokens, depth, inLink)}`;
-      const text = decodeEntities(t.text);
+      if ('tokens' in token && token.tokens) return html`${inline(token.tokens, depth, inLink)}`;
+      const text = decodeEntities(token.text);
       return inLink ? text.replace(INVISIBLE, '') : text;
     }
     case 'strong':
-      return html`<strong>${inline((token as Tokens.Strong).tokens, depth, inLink)}</strong>`;
+      return html`<strong>${inline(token.tokens, depth, inLink)}</strong>`;
     case 'em':
-      return html`<em>${inline((token as Tokens.Em).tokens, depth, inLink)}</em>`;
+      return html`<em>${inline(token.tokens, depth, inLink)}</em>`;
     case 'del':
-      return html`<del>${inline((token as Tokens.Del).tokens, depth, inLink)}</del>`;
+      return html`<del>${inline(token.tokens, depth, inLink)}</del>`;
     case 'codespan': {
-      const text = decodeEntities((token as Tokens.Codespan).text);
+      const text = decodeEntities(token.text);
       return html`<code>${inLink ? text.replace(INVISIBLE, '') : text}</code>`;
     }
     case 'br':
       return html`<br />`;
     case 'link':
     case 'image': {
-      const t = token as Tokens.Link | Tokens.Image;
+      const t = token;
       // Images become links: a reply never makes the browser fetch a third-party resource by
       // itself. An image inside a link is its text only (no link inside a link).
       const text = decodeEntities(t.text || '')
@@ -270,29 +268,27 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
     case 'def':
       return nothing;
     case 'paragraph':
-      return html`<p>${inline((token as Tokens.Paragraph).tokens, depth)}</p>`;
+      return html`<p>${inline(token.tokens, depth)}</p>`;
     case 'heading':
       // Headings inside a chat bubble would break the page's outline: bold paragraph instead.
-      return html`<p><strong>${inline((token as Tokens.Heading).tokens, depth)}</strong></p>`;
+      return html`<p><strong>${inline(token.tokens, depth)}</strong></p>`;
     case 'code': {
-      const code = (token as Tokens.Code).text;
+      const code = token.text;
       const pre = html`<pre><code>${code}</code></pre>`;
       return wrap ? wrap(pre, code) : pre;
     }
     case 'blockquote':
-      return html`<blockquote>${block((token as Tokens.Blockquote).tokens, depth, wrap)}</blockquote>`;
+      return html`<blockquote>${block(token.tokens, depth, wrap)}</blockquote>`;
     case 'hr':
       return html`<hr />`;
     case 'list': {
-      const list = token as Tokens.List;
+      const list = token;
       const items = list.items.map((item) => html`<li>${block(item.tokens, depth, wrap)}</li>`);
       return list.ordered ? html`<ol start=${typeof list.start === 'number' ? list.start : 1}>${items}</ol>` : html`<ul>${items}</ul>`;
     }
-    case 'text': {
+    case 'text':
       // Tight list items hold block-level `text` tokens with inline children.
-      const t = token as Tokens.Text;
-      return html`${t.tokens ? inline(t.tokens, depth) : decodeEntities(t.text)}`;
-    }
+      return html`${token.tokens ? inline(token.tokens, depth) : decodeEntities(token.text)}`;
     default:
       // html blocks, tables and anything unknown: their source text, inert.
       return html`<p>${token.raw.trim()}</p>`;
@@ -308,5 +304,10 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
 export function renderMarkdown(value: unknown, wrapCode?: CodeBlockWrapper): TemplateResult {
   const text = inertText(value);
   if (text.length > MAX_MARKDOWN_LENGTH) return html`<p class="plain">${text}</p>`;
-  return html`${block(lex(text), 0, wrapCode)}`;
+  return renderTokens(lex(text), wrapCode);
+}
+
+/** Renders lexed tokens (exported for the tests, which render `marked`'s tokens alike to compare). */
+export function renderTokens(tokens: Token[], wrapCode?: CodeBlockWrapper): TemplateResult {
+  return html`${block(tokens, 0, wrapCode)}`;
 }

@@ -1,0 +1,92 @@
+/**
+ * Emphasis for the inline lexer: the runs of `*`, `_` and `~` it found are paired the CommonMark
+ * way, then the scanned items are nested into `em`, `strong` and `del` tokens.
+ */
+import type { Span, Token } from './tokens.js';
+
+/** A run of `*`, `_` or `~` that may open or close emphasis; what it did is filled in later. */
+export interface Delim {
+  type: 'delim';
+  char: string;
+  pos: number;
+  len: number;
+  /** Characters not used by a match yet. */
+  left: number;
+  open: boolean;
+  close: boolean;
+  /** The emphasis it opens or closes, innermost first. */
+  opens: Span[];
+  closes: Span[];
+}
+export type Item = Token | Delim;
+
+/**
+ * Pairs emphasis delimiters the CommonMark way (a stack of possible openers, the rule of three,
+ * a floor per kind of closer below which no opener can match), recording each match on both
+ * delimiters. Linear: each closer searches only above its floor, and a failed search raises it.
+ */
+export function matchEmphasis(items: Item[], src: string): void {
+  const openers: Delim[] = [];
+  const floors = new Map<string, number>();
+  for (const closer of items) {
+    if (closer.type !== 'delim') continue;
+    const kind = `${closer.char}${closer.char === '~' ? closer.len : `${closer.open}${closer.len % 3}`}`;
+    while (closer.close && closer.left > 0) {
+      let at = openers.length - 1;
+      const floor = floors.get(kind) ?? 0;
+      for (; at >= floor; at--) {
+        const opener = openers[at]!;
+        if (opener.char !== closer.char) continue;
+        if (
+          closer.char === '~'
+            ? opener.len === closer.len
+            : !((opener.close || closer.open) && (opener.len + closer.len) % 3 === 0 && (opener.len % 3 || closer.len % 3))
+        )
+          break;
+      }
+      if (at < floor) {
+        floors.set(kind, openers.length);
+        break;
+      }
+      const opener = openers[at]!;
+      const used = closer.char === '~' ? closer.len : opener.left > 1 && closer.left > 1 ? 2 : 1;
+      const from = opener.pos + opener.left - used;
+      const to = closer.pos + closer.len - closer.left + used;
+      const span: Span = { type: closer.char === '~' ? 'del' : used === 2 ? 'strong' : 'em', raw: src.slice(from, to), tokens: [] };
+      opener.opens.push(span);
+      closer.closes.push(span);
+      opener.left -= used;
+      closer.left -= used;
+      openers.length = opener.left ? at + 1 : at;
+      for (const [key, value] of floors) if (value > openers.length) floors.set(key, openers.length);
+    }
+    if (closer.open && closer.left) openers.push(closer);
+  }
+}
+
+/** Nests the scanned items into tokens following the matches; unmatched delimiters are text. */
+export function build(items: Item[]): Token[] {
+  const root: Token[] = [];
+  const stack: Token[][] = [root];
+  const add = (token: Token) => {
+    const into = stack.at(-1)!;
+    const last = into.at(-1);
+    if (token.type === 'text' && last?.type === 'text') last.raw = last.text += token.text;
+    else into.push(token);
+  };
+  for (const item of items) {
+    if (item.type !== 'delim') {
+      add(item);
+      continue;
+    }
+    for (const span of item.closes) {
+      span.tokens = stack.pop()!;
+      add(span);
+    }
+    const literal = item.char.repeat(item.left);
+    if (literal) add({ type: 'text', raw: literal, text: literal });
+    for (const _span of item.opens) stack.push([]);
+  }
+  // Openers never closed leave no frames: every frame pushed was for a match, closed later.
+  return root;
+}

@@ -1,0 +1,91 @@
+// The widget's own Markdown lexer (src/widget/markdown/) against `marked`, the reference it
+// replaced: both token trees go through the widget's renderer, and the HTML must be the same,
+// for every block of this repository's README and docs (the demo answers from them), the sample
+// replies of the widget's browser tests and typical model replies. The few inputs where they differ
+// on purpose are listed below with the reason, and the test holds that they still differ so.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Lexer } from 'marked';
+import { renderTokens } from '../../src/widget/markdown.js';
+import { lexMarkdown } from '../../src/widget/markdown/block.js';
+import type { Token } from '../../src/widget/markdown/tokens.js';
+import { testReplies } from '../widget/support/backend.js';
+import { MODEL_REPLIES } from './replies.js';
+import { serialize } from './serialize.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ours = (markdown: string) => serialize(renderTokens(lexMarkdown(markdown)));
+// `marked`'s tokens have the shapes the renderer reads (ours were modelled on them).
+const reference = (markdown: string) => serialize(renderTokens(Lexer.lex(markdown, { gfm: true, breaks: false }) as unknown as Token[]));
+
+/** Where we differ from `marked` on purpose: the input, what we render, and why. */
+const DEVIATIONS: { markdown: string; ours: string; why: string }[] = [
+  {
+    markdown: '- [ ] write the docs\n- [x] ship the widget',
+    ours: '<ul><li>[ ] write the docs</li><li>[x] ship the widget</li></ul>',
+    why: 'task items: `marked` adds a checkbox token, which the renderer can only show as a paragraph `[ ]` above the text; we keep `[ ] ` as the start of the text',
+  },
+  {
+    markdown: 'ab_a_**_**`_',
+    ours: 'ab_a_<strong>_</strong>`_',
+    why: 'pathological emphasis: we pair delimiters as CommonMark does (a strong `_`), `marked` pairs them otherwise',
+  },
+  {
+    markdown: '**__b*`  `__',
+    ours: '*<em>__b</em><code> </code>__',
+    why: 'pathological emphasis: CommonMark pairing, where `marked` lets a strong run across a lone `*`',
+  },
+  {
+    markdown: '> \t2: ++|\n`~| ',
+    ours: '<blockquote><p> 2: ++| `~| </p></blockquote>',
+    why: 'a tab right after a quote marker is one column short of indented code for us; `marked` makes it code',
+  },
+].map((deviation) => ({ ...deviation, ours: deviation.ours.startsWith('<') ? deviation.ours : `<p>${deviation.ours}</p>` }));
+
+/** Each file whole, and each of its top-level blocks on its own. */
+function corpusOf(text: string): string[] {
+  const blocks = Lexer.lex(text, { gfm: true, breaks: false }).filter((token) => token.type !== 'space');
+  return [text, ...blocks.map((token) => token.raw)];
+}
+
+/** The input and both renderings around their first difference. */
+function whereItDiffers(markdown: string): { markdown: string; ours: string; marked: string } {
+  const [mine, theirs] = [ours(markdown), reference(markdown)];
+  let at = 0;
+  while (mine[at] === theirs[at]) at++;
+  const around = (html: string) => html.slice(Math.max(0, at - 120), at + 120);
+  return { markdown: markdown.slice(0, 300), ours: around(mine), marked: around(theirs) };
+}
+
+async function sampleReplies(): Promise<string[]> {
+  const replies = ['markdown-sample', 'rtl-sample', 'soft-break-sample', 'layout-sample'].map((content) =>
+    testReplies.reply({ content } as Parameters<typeof testReplies.reply>[0]),
+  );
+  return (await Promise.all(replies)).map(String);
+}
+
+test('our lexer renders like marked for the docs, the test replies and typical model replies', async () => {
+  const docs = [
+    'README.md',
+    ...readdirSync(`${root}docs`)
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`),
+  ];
+  const corpus = [
+    ...docs.flatMap((file) => corpusOf(readFileSync(`${root}${file}`, 'utf8'))),
+    ...(await sampleReplies()),
+    ...MODEL_REPLIES.filter((reply) => !DEVIATIONS.some((deviation) => deviation.markdown === reply)),
+  ];
+  assert.ok(corpus.length > 400, `a corpus of ${corpus.length} inputs`);
+  const differing = corpus.filter((markdown) => ours(markdown) !== reference(markdown));
+  assert.deepEqual(differing.slice(0, 3).map(whereItDiffers), [], `${differing.length} of ${corpus.length} inputs render differently`);
+});
+
+test('the deliberate deviations from marked are as listed', () => {
+  for (const { markdown, ours: expected, why } of DEVIATIONS) {
+    assert.equal(ours(markdown), expected, why);
+    assert.notEqual(reference(markdown), expected, `no longer a deviation: ${why}`);
+  }
+});
