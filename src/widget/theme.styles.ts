@@ -45,3 +45,34 @@ export const themeTokens = css`
     }
   }
 `;
+
+/**
+ * Rules both elements' shadow roots start from: border-box sizing, form controls in the
+ * element's font, the focus ring (only where the browser shows :focus-visible), and the
+ * visually hidden text screen readers still read.
+ */
+export const baseRules = css`
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  button,
+  textarea,
+  input {
+    font: inherit;
+    color: inherit;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;

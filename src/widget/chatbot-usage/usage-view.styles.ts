@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { themeTokens } from '../theme.styles.js';
+import { baseRules, themeTokens } from '../theme.styles.js';
 
 /*
  * Layout from 320 px to wide screens: every block is as wide as the element and wraps its
@@ -18,28 +18,6 @@ const view = css`
     margin: 0;
     padding: 1rem;
     color: var(--_muted);
-  }
-  *,
-  *::before,
-  *::after {
-    box-sizing: border-box;
-  }
-  button,
-  input {
-    font: inherit;
-    color: inherit;
-  }
-  :focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
   }
   h2,
   h3 {
@@ -381,4 +359,4 @@ const view = css`
   }
 `;
 
-export const viewStyles = [themeTokens, view];
+export const viewStyles = [themeTokens, baseRules, view];

@@ -1,5 +1,5 @@
 import { css } from 'lit';
-import { themeTokens } from '../theme.styles.js';
+import { baseRules, themeTokens } from '../theme.styles.js';
 
 /*
  * Focus is drawn in the accent's colour: #1d4ed8 is 6.7:1 on white and 6.1:1 on the surface
@@ -14,6 +14,7 @@ import { themeTokens } from '../theme.styles.js';
  */
 export const shellStyles = [
   themeTokens,
+  baseRules,
   css`
   :host {
     --_width: var(--chatbot-width, 380px);
@@ -33,29 +34,6 @@ export const shellStyles = [
   }
   [hidden] {
     display: none !important;
-  }
-  *,
-  *::before,
-  *::after {
-    box-sizing: border-box;
-  }
-  button,
-  textarea,
-  input {
-    font: inherit;
-    color: inherit;
-  }
-  :focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
   }
   .icon-button {
     display: inline-grid;
