@@ -5,9 +5,19 @@
  * translation of the few things the handler uses (method, headers, a text or byte body,
  * `redirect: 'manual'`, an abort signal) and falls back to the global fetch for anything else.
  * Node only: the Web-standard handler core never imports it.
+ *
+ * It also carries the handler's shorter way upstream over the same agents (upstream-transport.ts):
+ * the whole answer read into one buffer, no Web Response, Headers or abort signal in between.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import {
+  TransportFailure,
+  UPSTREAM_TRANSPORT,
+  type HeaderReader,
+  type TransportRequest,
+  type TransportResponse,
+} from '../upstream-transport.js';
 
 /** Sockets kept open per upstream host; more requests queue rather than open new sockets. */
 const MAX_SOCKETS_PER_HOST = 64;
@@ -95,3 +105,72 @@ export const keepAliveFetch: typeof fetch = (input, init = {}) => {
     request.end(body ?? undefined);
   });
 };
+
+/** The answer's headers as received, read by name as Headers.get reads them. */
+function headerReader(raw: string[]): HeaderReader {
+  return {
+    get(name) {
+      const wanted = name.toLowerCase();
+      let value: string | null = null;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+      }
+      return value;
+    },
+  };
+}
+
+/** The handler's upstream calls over the keep-alive agents: one timer for the whole call, the body capped. */
+function keepAliveTransport(call: TransportRequest): Promise<TransportResponse> {
+  const url = new URL(call.url);
+  const secure = url.protocol === 'https:';
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.body) headers['content-length'] = String(call.body.byteLength);
+  return new Promise<TransportResponse>((resolve, reject) => {
+    // Who hears a failure: the caller until the answer's headers arrive, then the body's reader.
+    let fail: (failure: TransportFailure) => void = reject;
+    const failWith = (failure: TransportFailure) => {
+      clearTimeout(timer);
+      fail(failure);
+    };
+    const request = (secure ? httpsRequest : httpRequest)(
+      url,
+      { method: call.method, headers, agent: secure ? httpsAgent : httpAgent },
+      (res) => {
+        const body = new Promise<Uint8Array>((resolveBody, rejectBody) => {
+          fail = rejectBody;
+          const chunks: Buffer[] = [];
+          let total = 0;
+          let ended = false;
+          res.on('data', (chunk: Buffer) => {
+            total += chunk.byteLength;
+            if (total > call.maxBodyBytes) {
+              failWith(new TransportFailure('body'));
+              request.destroy();
+            } else chunks.push(chunk);
+          });
+          res.once('end', () => {
+            ended = true;
+            clearTimeout(timer);
+            resolveBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+          });
+          res.on('error', () => failWith(new TransportFailure('body')));
+          res.once('close', () => {
+            if (!ended) failWith(new TransportFailure('body'));
+          });
+        });
+        // Nobody may be left to read a body that fails later (the route stopped at the headers).
+        body.catch(() => undefined);
+        resolve({ status: res.statusCode ?? 0, headers: headerReader(res.rawHeaders), body });
+      },
+    );
+    const timer = setTimeout(() => {
+      failWith(new TransportFailure('timeout'));
+      request.destroy();
+    }, call.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => failWith(new TransportFailure('unreachable', error.code)));
+    request.end(call.body);
+  });
+}
+
+Object.defineProperty(keepAliveFetch, UPSTREAM_TRANSPORT, { value: keepAliveTransport });
