@@ -143,20 +143,16 @@ export function toWebRequest(
   rawPathOverride?: string,
 ): { request: Request; context: HandlerContext } {
   const { url, rawPath } = requestUrl(req);
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (name.startsWith(':')) continue;
-    try {
-      headers.append(name, req.rawHeaders[i + 1]!);
-    } catch {
-      // A header value Web Headers cannot hold is left out rather than failing the request.
-    }
-  }
   const method = (req.method ?? 'GET').toUpperCase();
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  if (bodyOverride !== undefined) headers.delete('Content-Length');
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  // A body a parser already read goes as text: its declared length no longer applies.
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.startsWith(':') || (bodyOverride !== undefined && name.toLowerCase() === 'content-length')) continue;
+    pairs.push([name, req.rawHeaders[i + 1]!]);
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: pairs };
   if (hasBody && bodyOverride !== undefined) {
     init.body = bodyOverride;
     init.duplex = 'half';
@@ -165,19 +161,43 @@ export function toWebRequest(
     clientAddress: req.socket.remoteAddress,
     rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride),
   };
-  const request = new Request(url, init);
+  let request: Request;
+  try {
+    request = new Request(url, init);
+  } catch {
+    // Some header value Web Headers cannot hold: those are left out rather than failing the request.
+    const headers = new Headers();
+    for (const [name, value] of pairs) {
+      try {
+        headers.append(name, value);
+      } catch {
+        // left out
+      }
+    }
+    request = new Request(url, { ...init, headers });
+  }
   // The body stays on the socket until the handler reads it (held-body.ts).
   return { request: hasBody && bodyOverride === undefined ? holdBody(request, heldBody(req)) : request, context };
 }
 
 /** Writes a Web `Response` to a Node response. */
 export async function writeWebResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // The handler's own answers come with their text on the side (responses.ts): written as it is.
-  const text = bodyTextOf(response) ?? (response.body === null ? '' : undefined);
-  const body = req.method === 'HEAD' ? undefined : (text ?? Buffer.from(await response.arrayBuffer()));
+  // The handler's own answers come with their text on the side (responses.ts): written as it is,
+  // status line, headers and text in one go.
+  const text = bodyTextOf(response);
+  if (text !== undefined && req.method !== 'HEAD') {
+    const head: string[] = [];
+    response.headers.forEach((value, name) => head.push(name, value));
+    head.push('content-length', String(Buffer.byteLength(text)));
+    // A body left unread (refused early, or too large) is not worth draining: close after answering.
+    if (!req.complete) head.push('connection', 'close');
+    res.writeHead(response.status, head);
+    res.end(text);
+    return;
+  }
+  const body = req.method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  // A body left unread (refused early, or too large) is not worth draining: close after answering.
   if (!req.complete) res.setHeader('Connection', 'close');
   res.end(body);
 }
