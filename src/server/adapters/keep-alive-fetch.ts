@@ -107,16 +107,20 @@ export const keepAliveFetch: typeof fetch = (input, init = {}) => {
   });
 };
 
-/** The answer's headers as received, read by name as Headers.get reads them. */
+/** The answer's headers as received, read by name as Headers.get reads them (duplicates joined with ", "). */
 function headerReader(raw: string[]): HeaderReader {
+  let byName: Map<string, string> | undefined;
   return {
     get(name) {
-      const wanted = name.toLowerCase();
-      let value: string | null = null;
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        if (raw[i]!.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+      if (!byName) {
+        byName = new Map();
+        for (let i = 0; i + 1 < raw.length; i += 2) {
+          const key = raw[i]!.toLowerCase();
+          const earlier = byName.get(key);
+          byName.set(key, earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`);
+        }
       }
-      return value;
+      return byName.get(name.toLowerCase()) ?? null;
     },
   };
 }
