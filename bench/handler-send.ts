@@ -26,7 +26,9 @@ function instantUpstream(): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : input);
     if (init?.method === 'POST') {
-      const { user, message } = JSON.parse(init.body as string) as { user: { id: string }; message: { content: string } };
+      // The handler sends the signed body as bytes.
+      const text = typeof init.body === 'string' ? init.body : new TextDecoder().decode(init.body as Uint8Array);
+      const { user, message } = JSON.parse(text) as { user: { id: string }; message: { content: string } };
       const at = Date.now();
       const record = (senderType: string, text: string, offset: number) => ({
         id: `m${++seq}`,

@@ -7,7 +7,8 @@
 //    with a `fetch` that answers at once, so no network is measured. Target: under 1 ms median.
 // 3. POST message against the real emulator (bench/support/handler-sends.ts), for both reply sources
 //    side by side: the emulator alone versus the handler in front of it, with upstream calls over
-//    keep-alive node:http (what the Node adapters use) and over Node's global fetch.
+//    keep-alive node:http (what the Node adapters use) and over Node's global fetch, in rounds
+//    (BENCH_ROUNDS, default 5, of BENCH_SEND_SECONDS, default 3, per run).
 //    Target: handler/direct at least 0.8 with the instant reply source.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, createServer, request as httpRequest } from 'node:http';
@@ -28,6 +29,9 @@ const STUB_BODY = JSON.stringify({
   totalPages: 1,
 });
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** Rounds of the POST message comparison, and the seconds of each run in them. */
+const SEND_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SEND_SECONDS = Number(process.env.BENCH_SEND_SECONDS ?? 3);
 const CONNECTIONS = 10;
 
 /** Child mode: serve the stub upstream, or the handler in front of it, and print the port. */
@@ -180,7 +184,7 @@ async function main(): Promise<void> {
     console.log(
       `  handler's own work: p50 ${core.p50.toFixed(3)} ms, p99 ${core.p99.toFixed(3)} ms (target: under 1 ms at the median) ${core.p50 < 1 ? 'OK' : 'OVER TARGET'}`,
     );
-    await sendsSection(startChild, DURATION, CONNECTIONS);
+    await sendsSection(startChild, SEND_SECONDS, CONNECTIONS, SEND_ROUNDS);
   } finally {
     for (const child of children) child.kill();
   }

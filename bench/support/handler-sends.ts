@@ -2,6 +2,8 @@
 // signing handler in front of it, for both reply sources (the knowledge base and an instant one)
 // in one run. The handler runs twice: with keep-alive node:http upstream calls (keepAliveFetch,
 // what the Node adapters use) and with Node's global fetch, so the difference is measured too.
+// Several short rounds rather than one long run each: on a shared machine another job's burst
+// then spoils a round, not the figure.
 // Each server is its own process; autocannon runs in the bench's process. Beside the throughput
 // it prints the CPU time each server process spent per send (its process.cpuUsage() over the
 // run), which does not depend on what else the machine is doing: on a busy machine the
@@ -126,13 +128,25 @@ async function throughHandler(port: number, upstreamPort: number, duration: numb
   );
 }
 
-/** Prints handler/direct for both reply sources, side by side, and the CPU each process spent per send. */
-export async function sendsSection(startChild: StartChild, duration: number, connections: number): Promise<void> {
+/** The middle value of `values` (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Prints handler/direct for both reply sources, side by side, and the CPU each process spent per
+ * send. The machine may be shared: each source runs `rounds` rounds of emulator alone, handler
+ * with keep-alive, handler with global fetch, one after the other, so each round's ratio compares
+ * runs seconds apart; the median round is the figure, the range shows the noise.
+ */
+export async function sendsSection(startChild: StartChild, duration: number, connections: number, rounds: number): Promise<void> {
   console.log(
-    `POST message against the emulator, autocannon ${connections} connections, ${duration} s each (emulator alone measured before and after, averaged):`,
+    `POST message against the emulator, autocannon ${connections} connections, ${rounds} rounds of ${duration} s each (emulator alone, then the handler both ways); median round, range in brackets:`,
   );
   console.log(
-    `  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(28)} ${'handler, global fetch'.padStart(28)}`,
+    `  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(36)} ${'handler, global fetch'.padStart(36)}`,
   );
   const cpuRows: string[] = [];
   for (const [label, source] of Object.entries(SOURCES)) {
@@ -145,23 +159,35 @@ export async function sendsSection(startChild: StartChild, duration: number, con
       const global = await startChild(['--serve-sends', 'handler', 'global', upstream]);
       children.push(keepAlive.child, global.child);
 
-      const before = await direct(emulator.port, 'u_direct_1', duration, connections);
-      const viaKeepAlive = await throughHandler(keepAlive.port, emulator.port, duration, connections);
-      const viaGlobal = await throughHandler(global.port, emulator.port, duration, connections);
-      const afterwards = await direct(emulator.port, 'u_direct_2', duration, connections);
-      const alone = (before.rps + afterwards.rps) / 2;
-      const cell = (run: Run) => `${run.rps.toFixed(0)} req/s (${(run.rps / alone).toFixed(2)}x)`.padStart(28);
-      console.log(`  ${label.padEnd(16)} ${`${alone.toFixed(0)} req/s`.padStart(16)} ${cell(viaKeepAlive)} ${cell(viaGlobal)}`);
+      const alone: Run[] = [];
+      const viaKeepAlive: Run[] = [];
+      const viaGlobal: Run[] = [];
+      for (let round = 0; round < rounds; round++) {
+        alone.push(await direct(emulator.port, `u_direct_${round}`, duration, connections));
+        viaKeepAlive.push(await throughHandler(keepAlive.port, emulator.port, duration, connections));
+        viaGlobal.push(await throughHandler(global.port, emulator.port, duration, connections));
+      }
+      const ratios = (runs: Run[]) => runs.map((run, round) => run.rps / alone[round]!.rps);
+      const cell = (runs: Run[]) => {
+        const each = ratios(runs);
+        const rps = median(runs.map((run) => run.rps));
+        return `${rps.toFixed(0)} req/s ${median(each).toFixed(2)}x [${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)}]`.padStart(
+          36,
+        );
+      };
+      console.log(
+        `  ${label.padEnd(16)} ${`${median(alone.map((run) => run.rps)).toFixed(0)} req/s`.padStart(16)} ${cell(viaKeepAlive)} ${cell(viaGlobal)}`,
+      );
       const µs = (value: number) => `${value.toFixed(0)} µs`;
-      const emulatorAlone = (before.cpuPerSend[0]! + afterwards.cpuPerSend[0]!) / 2;
+      const cpu = (runs: Run[], server: number) => median(runs.map((run) => run.cpuPerSend[server]!));
       cpuRows.push(
-        `  ${label.padEnd(16)} emulator alone ${µs(emulatorAlone)}; through the handler: handler ${µs(viaKeepAlive.cpuPerSend[0]!)} (global fetch ${µs(viaGlobal.cpuPerSend[0]!)}) + emulator ${µs(viaKeepAlive.cpuPerSend[1]!)}`,
+        `  ${label.padEnd(16)} emulator alone ${µs(cpu(alone, 0))}; through the handler: handler ${µs(cpu(viaKeepAlive, 0))} (global fetch ${µs(cpu(viaGlobal, 0))}) + emulator ${µs(cpu(viaKeepAlive, 1))}`,
       );
     } finally {
       for (const child of children) child.kill();
     }
   }
   console.log('  (the ratio is handler/emulator alone; target at least 0.80x with the instant reply source and keep-alive)');
-  console.log('CPU time per send of each server process (user + system, over the same runs):');
+  console.log('CPU time per send of each server process (user + system, median round):');
   for (const row of cpuRows) console.log(row);
 }

@@ -7,6 +7,8 @@ import { HEADER_API_KEY, HEADER_SIGNATURE, HEADER_TIMESTAMP } from '../shared/he
 import { buildQuery } from '../shared/query.js';
 import { sign } from '../shared/signature.js';
 
+const encoder = new TextEncoder();
+
 export type QueryValues = Record<string, string | number | boolean | null | undefined>;
 
 /** A request ready to be signed: everything but the timestamp and the signature. */
@@ -87,7 +89,7 @@ export function prepareRequest(
     throw new TypeError(`the request path ${JSON.stringify(signedPath)} would be rewritten by URL parsing; check the ids`);
   }
   const bodyText = body === undefined ? '' : JSON.stringify(body);
-  return { method, url, signedPath, bodyText, bodyBytes: body === undefined ? undefined : new TextEncoder().encode(bodyText) };
+  return { method, url, signedPath, bodyText, bodyBytes: body === undefined ? undefined : encoder.encode(bodyText) };
 }
 
 /**

@@ -46,28 +46,38 @@ export class GuardedStore implements HandlerStore {
     }
   }
 
-  private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    let result: T;
+  /** The operation's result, or the 503 its failure becomes (a failure thrown at once included). */
+  private guard<T>(operation: () => Promise<T>): Promise<T> {
+    let pending: Promise<T>;
     try {
-      result = await operation();
+      pending = operation();
     } catch (error) {
-      if (error instanceof StoreFullError) {
-        this.tell(
-          `the handler's store is full (${error.message}): new sends are refused with 503 until keys expire. Give it more room (MemoryStore maxKeys, or a shared store).`,
-        );
-        refuse(503, TEXT.storeFull, { 'Retry-After': '60' });
-      }
-      // The error's name and code only: a store's message may quote a connection URL with a password.
-      const code = (error as { code?: unknown })?.code;
-      this.tell(
-        `the handler's store failed (${(error as Error)?.name ?? 'error'}${typeof code === 'string' ? ` ${code}` : ''}): ` +
-          'visitor requests are refused with 503 until it answers again. Check the store passed as the store option.',
-      );
-      refuse(503, TEXT.storeDown, { 'Retry-After': '30' });
+      return Promise.reject(error).catch(this.failed);
     }
+    return pending.then(this.answered, this.failed);
+  }
+
+  /** The store answered: it is not failing (any more). */
+  private readonly answered = <T>(result: T): T => {
     this.failingSince = undefined;
     return result;
-  }
+  };
+
+  private readonly failed = (error: unknown): never => {
+    if (error instanceof StoreFullError) {
+      this.tell(
+        `the handler's store is full (${error.message}): new sends are refused with 503 until keys expire. Give it more room (MemoryStore maxKeys, or a shared store).`,
+      );
+      refuse(503, TEXT.storeFull, { 'Retry-After': '60' });
+    }
+    // The error's name and code only: a store's message may quote a connection URL with a password.
+    const code = (error as { code?: unknown })?.code;
+    this.tell(
+      `the handler's store failed (${(error as Error)?.name ?? 'error'}${typeof code === 'string' ? ` ${code}` : ''}): ` +
+        'visitor requests are refused with 503 until it answers again. Check the store passed as the store option.',
+    );
+    refuse(503, TEXT.storeDown, { 'Retry-After': '30' });
+  };
 
   /** Logs when the store starts failing, then at most once a minute while it keeps failing. */
   private tell(message: string): void {

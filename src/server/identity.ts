@@ -7,7 +7,8 @@ import { MAX_USER_ID_CHARS } from '../shared/limits.js';
 import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
 import { isRevoked } from './revocation.js';
-import { bearerToken, verifyVisitorToken, type VisitorClaims } from './visitor-token.js';
+import type { VerifiedTokens } from './verified-tokens.js';
+import { bearerToken, type VisitorClaims } from './visitor-token.js';
 import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../shared/signature.js';
 
@@ -31,11 +32,11 @@ export async function hostIdentity(options: ResolvedOptions, request: Request): 
 export async function visitorClaims(
   options: ResolvedOptions,
   request: Request,
-  visitorKey: Promise<string>,
+  tokens: VerifiedTokens,
 ): Promise<VisitorClaims | undefined> {
   const token = bearerToken(request);
   if (!token) return undefined;
-  const claims = await verifyVisitorToken(await visitorKey, token, unixSeconds(options.now()), options.chatbotId);
+  const claims = await tokens.claims(token, unixSeconds(options.now()));
   if (!claims || (await isRevoked(options, claims.userId))) return undefined;
   return claims;
 }
@@ -44,10 +45,10 @@ export async function visitorClaims(
 export async function callerIdentity(
   options: ResolvedOptions,
   request: Request,
-  visitorKey: Promise<string>,
+  tokens: VerifiedTokens,
 ): Promise<Identity & { visitor: boolean }> {
   if (options.identify) return { ...(await hostIdentity(options, request)), visitor: false };
-  const claims = await visitorClaims(options, request, visitorKey);
+  const claims = await visitorClaims(options, request, tokens);
   if (!claims) refuse(401, TEXT.noIdentity);
   return { userId: claims.userId, visitor: true };
 }

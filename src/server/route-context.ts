@@ -1,6 +1,7 @@
 /** What every route function receives. */
 import type { HandlerContext, ResolvedOptions } from './options.js';
 import type { MatchedRoute } from './route-table.js';
+import type { VerifiedTokens } from './verified-tokens.js';
 
 export interface RouteContext {
   request: Request;
@@ -11,4 +12,6 @@ export interface RouteContext {
   context: HandlerContext | undefined;
   /** Key of the visitor tokens, derived once per handler. */
   visitorKey: Promise<string>;
+  /** Checks visitor tokens, remembering the ones seen last. */
+  tokens: VerifiedTokens;
 }

@@ -14,6 +14,7 @@ import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../
 import type { ResolvedOptions } from './options.js';
 import { DAY_MS, MINUTE_MS, secondsUntil, windowAt } from './rate-limits.js';
 import { HandlerAnswer, refuse, TEXT } from './responses.js';
+import type { HeaderReader } from './upstream-transport.js';
 
 /** Assumed daily quota until upstream has reported one: the smallest tier's, the free tier's. */
 export const ASSUMED_DAILY_QUOTA = 100;
@@ -159,7 +160,7 @@ export function rateHeaders(budget: Budget): Record<string, string> {
  * Keeps upstream's `X-RateLimit-*` figures of a send answer in the store. Best effort: a store
  * that fails here must not fail a send upstream already accepted.
  */
-export async function noteUpstreamQuota(options: ResolvedOptions, headers: Headers): Promise<BudgetWindow | undefined> {
+export async function noteUpstreamQuota(options: ResolvedOptions, headers: HeaderReader): Promise<BudgetWindow | undefined> {
   const limit = Number(headers.get(HEADER_RATE_LIMIT));
   const remaining = Number(headers.get(HEADER_RATE_REMAINING));
   const reset = Number(headers.get(HEADER_RATE_RESET));

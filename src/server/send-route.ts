@@ -16,6 +16,7 @@ import type { RouteContext } from './route-context.js';
 import { noteUpstreamQuota, rateHeaders, readBudget, spendSend, type Budget, type Sender } from './send-budget.js';
 import { findStored, type StoredPair } from './stored-messages.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
+import type { HeaderReader } from './upstream-transport.js';
 import { chatbotMissing, requireJson, sendInput, type SendInput } from './visitor-routes.js';
 
 const DEFAULT_NAME = 'Visitor';
@@ -42,7 +43,7 @@ async function forward(
 ): Promise<UpstreamAnswer> {
   const message = input.file ? { content: input.content, file: input.file } : { content: input.content };
   const body = { user: { id: identity.userId, name: identity.name ?? input.name ?? DEFAULT_NAME }, message };
-  let quotaHeaders: Headers | undefined;
+  let quotaHeaders: HeaderReader | undefined;
   try {
     return await callUpstream(ctx.options, {
       method: 'POST',
@@ -129,7 +130,7 @@ async function sendOnce(
 export async function send(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   requireJson(request);
-  const identity = await callerIdentity(options, request, ctx.visitorKey);
+  const identity = await callerIdentity(options, request, ctx.tokens);
   const sender: Sender = {
     userId: identity.userId,
     address: identity.visitor ? clientAddressOf(options, request, ctx.context) : undefined,

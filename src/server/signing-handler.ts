@@ -7,18 +7,31 @@
  * → the route (identity 401, admin 403, content type 415, limits 429, body 413/400, upstream).
  */
 import { admin } from './admin-routes.js';
+import { withBodyInside } from './held-body.js';
 import { corsHeaders, enforceBrowserRules, preflight } from './browser-rules.js';
 import { resolveOptions, type HandlerContext, type SigningHandlerOptions } from './options.js';
-import { failure, HandlerAnswer, TEXT } from './responses.js';
+import { failure, HandlerAnswer, TEXT, withBody } from './responses.js';
 import type { RouteContext } from './route-context.js';
 import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './route-table.js';
 import { RefusedOriginLog } from './refused-origins.js';
 import { send } from './send-route.js';
 import { message, messages, revokeVisitor, sessions, visitor } from './visitor-routes.js';
+import { VerifiedTokens } from './verified-tokens.js';
 import { visitorKey } from './visitor-token.js';
 
 /** The handler: a Web `Request` in, a `Response` out. */
 export type SigningHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
+
+/**
+ * Where the handler carries its answers before their body text is put in (responses.ts): the Node
+ * adapter takes them from there and writes the text to the socket itself.
+ */
+export const ANSWERS_WITHOUT_BODIES = Symbol('chatbot-widget/answers-without-bodies');
+
+/** The function behind `handler` whose answers carry their text on the side, if it has one. */
+export function answersWithoutBodies(handler: SigningHandler): SigningHandler | undefined {
+  return (handler as { [ANSWERS_WITHOUT_BODIES]?: SigningHandler })[ANSWERS_WITHOUT_BODIES];
+}
 
 const VISITOR_ROUTES: Partial<Record<RouteName, (ctx: RouteContext) => Promise<Response>>> = {
   visitor,
@@ -59,10 +72,11 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
   const resolved = resolveOptions(options);
   let key: Promise<string> | undefined;
   const visitorKeyOnce = () => (key ??= visitorKey(resolved.apiSecret, resolved.visitorTokenSecret));
+  const tokens = new VerifiedTokens(visitorKeyOnce, resolved.chatbotId);
   const refusedOrigins = new RefusedOriginLog(resolved.logger);
   const onRefused = (origin: string) => refusedOrigins.note(origin);
 
-  return async function signingHandler(request: Request, context?: HandlerContext): Promise<Response> {
+  async function answer(request: Request, context?: HandlerContext): Promise<Response> {
     let url: URL;
     try {
       url = new URL(request.url);
@@ -83,7 +97,17 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
       if (request.method !== route.method)
         return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.allow ?? route.method}, OPTIONS` });
       enforceBrowserRules(request, url, resolved.allowedOrigins, onRefused);
-      const ctx: RouteContext = { request, url, route, options: resolved, context, visitorKey: visitorKeyOnce() };
+      // The host's callbacks are handed the request: with its body inside, as the adapter received it.
+      const hostSeesRequest = !!(resolved.identify || resolved.clientAddress || route.admin);
+      const ctx: RouteContext = {
+        request: hostSeesRequest ? withBodyInside(request) : request,
+        url,
+        route,
+        options: resolved,
+        context,
+        visitorKey: visitorKeyOnce(),
+        tokens,
+      };
       const answer = route.admin ? await admin(ctx) : await VISITOR_ROUTES[route.name]!(ctx);
       return withHeaders(answer, cors);
     } catch (error) {
@@ -94,5 +118,9 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
       );
       return failure(500, TEXT.internal, cors);
     }
-  };
+  }
+
+  const signingHandler: SigningHandler = async (request, context) => withBody(await answer(request, context));
+  Object.defineProperty(signingHandler, ANSWERS_WITHOUT_BODIES, { value: answer });
+  return signingHandler;
 }

@@ -7,10 +7,11 @@
  */
 import { retryAfterSeconds } from '../shared/retry-after.js';
 import { unixSeconds } from '../shared/signature.js';
-import { prepareRequest, signedHeaders } from '../client/signed-request.js';
+import { prepareRequest, signedHeaders, type PreparedRequest } from '../client/signed-request.js';
 import type { ResolvedOptions } from './options.js';
 import { readCapped } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
+import { TransportFailure, type HeaderReader, type TransportResponse, type UpstreamTransport } from './upstream-transport.js';
 
 /** Upstream answers larger than this are treated as malformed rather than buffered. */
 const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,7 +28,7 @@ export interface UpstreamCall {
   /** The JSON body (POST): serialized once by the request builder, and those bytes signed and sent. */
   body?: unknown;
   /** Hears the answer's headers as soon as they arrive, whatever the status (the quota headers of sends). */
-  onHeaders?: (headers: Headers) => void;
+  onHeaders?: (headers: HeaderReader) => void;
 }
 
 /** An upstream answer the route decides about: 2xx, 400 or 404, with its parsed JSON body. */
@@ -41,6 +42,80 @@ class UpstreamTimeout extends Error {}
 async function readLimited(response: Response): Promise<string> {
   if (!response.body) return '';
   return decoder.decode(await readCapped(response.body, MAX_UPSTREAM_BODY_BYTES));
+}
+
+/** What the handler judges of an upstream answer: its status, headers and body text. */
+interface RawAnswer {
+  status: number;
+  headers: HeaderReader;
+  text: string;
+}
+
+/**
+ * A failed call, logged and answered: 504 when it ran out of time (body included), 502 when an
+ * answer came but its body broke off, went past the cap or was not UTF-8, 502 when none came.
+ */
+function callFailed(options: ResolvedOptions, where: string, timedOut: boolean, status: number | undefined, code: unknown): never {
+  if (timedOut) {
+    options.logger.warn(`upstream ${where} did not answer within ${options.upstreamTimeoutMs} ms`);
+    refuse(504, TEXT.upstreamTimeout);
+  }
+  if (status !== undefined) {
+    options.logger.error(`upstream ${where} answered ${status} with a body that is too large or not UTF-8`);
+    refuse(502, TEXT.upstreamDown);
+  }
+  options.logger.error(`upstream ${where} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`);
+  refuse(502, TEXT.upstreamDown);
+}
+
+/** The call over the `fetch` option. */
+async function overFetch(options: ResolvedOptions, call: UpstreamCall, request: PreparedRequest, headers: Record<string, string>) {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new UpstreamTimeout()), options.upstreamTimeoutMs);
+  let response: Response | undefined;
+  try {
+    response = await options.fetch(request.url, {
+      method: call.method,
+      headers,
+      body: request.bodyBytes,
+      redirect: 'manual',
+      // The handler's own signal only, never the browser request's: a send handed to upstream is
+      // seen through even when the visitor's connection goes away meanwhile.
+      signal: controller.signal,
+    });
+    call.onHeaders?.(response.headers);
+    return { status: response.status, headers: response.headers, text: await readLimited(response) } satisfies RawAnswer;
+  } catch (error) {
+    callFailed(options, call.label, controller.signal.aborted, response?.status, (error as { cause?: { code?: unknown } })?.cause?.code);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The same call over the transport the `fetch` option carries (upstream-transport.ts). */
+async function overTransport(
+  options: ResolvedOptions,
+  transport: UpstreamTransport,
+  call: UpstreamCall,
+  request: PreparedRequest,
+  headers: Record<string, string>,
+) {
+  let response: TransportResponse | undefined;
+  try {
+    response = await transport({
+      url: request.url,
+      method: call.method,
+      headers,
+      body: request.bodyBytes,
+      timeoutMs: options.upstreamTimeoutMs,
+      maxBodyBytes: MAX_UPSTREAM_BODY_BYTES,
+    });
+    call.onHeaders?.(response.headers);
+    return { status: response.status, headers: response.headers, text: decoder.decode(await response.body) } satisfies RawAnswer;
+  } catch (error) {
+    const failure = error instanceof TransportFailure ? error : undefined;
+    callFailed(options, call.label, failure?.kind === 'timeout', response?.status, failure?.code);
+  }
 }
 
 /**
@@ -58,38 +133,10 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
   );
   const headers = await signedHeaders(request, options, unixSeconds(options.now()));
   const where = call.label;
-
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new UpstreamTimeout()), options.upstreamTimeoutMs);
-  let response: Response | undefined;
-  let text: string;
-  try {
-    response = await options.fetch(request.url, {
-      method: call.method,
-      headers,
-      body: request.bodyBytes,
-      redirect: 'manual',
-      // The handler's own signal only, never the browser request's: a send handed to upstream is
-      // seen through even when the visitor's connection goes away meanwhile.
-      signal: controller.signal,
-    });
-    call.onHeaders?.(response.headers);
-    text = await readLimited(response);
-  } catch (error) {
-    if (controller.signal.aborted) {
-      logger.warn(`upstream ${where} did not answer within ${options.upstreamTimeoutMs} ms`);
-      refuse(504, TEXT.upstreamTimeout);
-    }
-    if (response) {
-      logger.error(`upstream ${where} answered ${response.status} with a body that is too large or not UTF-8`);
-      refuse(502, TEXT.upstreamDown);
-    }
-    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
-    logger.error(`upstream ${where} could not be reached${typeof code === 'string' ? ` (${code})` : ''}`);
-    refuse(502, TEXT.upstreamDown);
-  } finally {
-    clearTimeout(timer);
-  }
+  const response = options.transport
+    ? await overTransport(options, options.transport, call, request, headers)
+    : await overFetch(options, call, request, headers);
+  const text = response.text;
 
   const status = response.status;
   if (status === 429) {

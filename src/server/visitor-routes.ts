@@ -14,7 +14,7 @@ import type { RouteContext } from './route-context.js';
 import { QueryReader } from './route-table.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import { revoke } from './revocation.js';
-import { bearerToken, issueVisitorToken, newVisitorId, verifyVisitorToken } from './visitor-token.js';
+import { bearerToken, issueVisitorToken, newVisitorId } from './visitor-token.js';
 
 export function requireJson(request: Request): void {
   if (!isJsonRequest(request)) refuse(415, TEXT.notJson);
@@ -46,7 +46,7 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
     return json(200, { data: { token: null, userId: identity.userId }, error: null });
   }
   const now = unixSeconds(options.now());
-  const claims = await visitorClaims(options, request, ctx.visitorKey);
+  const claims = await visitorClaims(options, request, ctx.tokens);
   const renewable = claims && now < claims.firstIssuedAt + options.visitorTokenMaxAgeSeconds ? claims : undefined;
   if (!renewable) await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
   const userId = renewable?.userId ?? newVisitorId();
@@ -71,7 +71,7 @@ export async function revokeVisitor(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   if (options.identify) return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
   const token = bearerToken(request);
-  const claims = token ? await verifyVisitorToken(await ctx.visitorKey, token, unixSeconds(options.now()), options.chatbotId) : undefined;
+  const claims = token ? await ctx.tokens.claims(token, unixSeconds(options.now())) : undefined;
   if (!claims) refuse(401, TEXT.noIdentity);
   await revoke(options, claims);
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
@@ -125,7 +125,7 @@ function ownListing(ctx: RouteContext, answer: UpstreamAnswer, label: string, us
 
 /** `GET {base}/sessions?page&pageSize`: the caller's sessions. */
 export async function sessions(ctx: RouteContext): Promise<Response> {
-  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
   const answer = await callUpstream(ctx.options, {
     method: 'GET',
@@ -138,7 +138,7 @@ export async function sessions(ctx: RouteContext): Promise<Response> {
 
 /** `GET {base}/messages?sessionId&page&pageSize`: the caller's messages, optionally of one session. */
 export async function messages(ctx: RouteContext): Promise<Response> {
-  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
   const answer = await callUpstream(ctx.options, {
     method: 'GET',
@@ -156,7 +156,7 @@ export async function messages(ctx: RouteContext): Promise<Response> {
 
 /** `GET {base}/messages/{messageId}`: one message, 404 unless it is the caller's. */
 export async function message(ctx: RouteContext): Promise<Response> {
-  const identity = await callerIdentity(ctx.options, ctx.request, ctx.visitorKey);
+  const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const answer = await callUpstream(ctx.options, {
     method: 'GET',
     path: `/messages/${ctx.route.messageId!}`,

@@ -78,6 +78,16 @@ export async function verifyVisitorToken(
   nowSeconds: number,
   audience: string,
 ): Promise<VisitorClaims | undefined> {
+  const claims = await signedClaims(key, token, audience);
+  return claims && isCurrent(claims, nowSeconds) ? claims : undefined;
+}
+
+/**
+ * The claims of a well-formed token of chatbot `audience` signed with `key`, whatever the time;
+ * undefined for anything else. What it says depends on the token's text alone, so it may be
+ * remembered (verified-tokens.ts); {@link isCurrent} is asked afresh each time.
+ */
+export async function signedClaims(key: string, token: string, audience: string): Promise<VisitorClaims | undefined> {
   if (token.length > 512) return undefined;
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return undefined;
@@ -97,8 +107,12 @@ export async function verifyVisitorToken(
   if (aud !== audience) return undefined;
   if (typeof iat !== 'number' || typeof exp !== 'number' || !Number.isInteger(iat) || !Number.isInteger(exp)) return undefined;
   if (typeof fia !== 'number' || !Number.isInteger(fia) || fia > iat) return undefined;
-  if (exp <= nowSeconds || iat > nowSeconds + ISSUED_AT_SKEW_SECONDS) return undefined;
   return { userId: sub, issuedAt: iat, expiresAt: exp, firstIssuedAt: fia };
+}
+
+/** Whether a token with `claims` is valid at `nowSeconds`: not expired, not issued too far ahead. */
+export function isCurrent(claims: VisitorClaims, nowSeconds: number): boolean {
+  return claims.expiresAt > nowSeconds && claims.issuedAt <= nowSeconds + ISSUED_AT_SKEW_SECONDS;
 }
 
 /** The token of an `Authorization: Bearer <token>` header, if any. */

@@ -7,7 +7,7 @@
 import { HEADER_RATE_RESET } from './headers.js';
 
 /** The wait the server asks for, in ms, or null when it asks for none. Never negative. */
-export function serverDelayMs(status: number, headers: Headers, nowMs: number): number | null {
+export function serverDelayMs(status: number, headers: Pick<Headers, 'get'>, nowMs: number): number | null {
   const retryAfter = headers.get('Retry-After');
   if (retryAfter !== null) {
     const trimmed = retryAfter.trim();
@@ -23,7 +23,7 @@ export function serverDelayMs(status: number, headers: Headers, nowMs: number): 
 }
 
 /** Whole seconds until the server wants to be asked again (rounded up), or null when it did not say. */
-export function retryAfterSeconds(status: number, headers: Headers, nowMs: number): number | null {
+export function retryAfterSeconds(status: number, headers: Pick<Headers, 'get'>, nowMs: number): number | null {
   const delay = serverDelayMs(status, headers, nowMs);
   return delay === null ? null : Math.ceil(delay / 1000);
 }

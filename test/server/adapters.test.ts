@@ -58,6 +58,30 @@ describe('adapters', () => {
       }
       assert.deepEqual(statuses, [200, 200, 429]);
     });
+
+    it("hands the host's callbacks the request with its body inside, and still reads the body itself", async () => {
+      const seen: string[] = [];
+      const withIdentify = await startHandler(upstream, {
+        identify: async (request) => {
+          seen.push(await request.clone().text());
+          return { userId: 'host_user_1' };
+        },
+      });
+      try {
+        const sent = await rawRequest(withIdentify.port, {
+          method: 'POST',
+          path: '/chatbot/message',
+          headers: jsonHeaders(),
+          body: '{"content":"seen by the host"}',
+        });
+        assert.equal(sent.status, 200, sent.text);
+        assert.equal(sent.json.data, 'You said: seen by the host');
+        assert.deepEqual(seen, ['{"content":"seen by the host"}']);
+        assert.equal((JSON.parse(upstream.requests[0]!.body) as { user: { id: string } }).user.id, 'host_user_1');
+      } finally {
+        await withIdentify.close();
+      }
+    });
   });
 
   describe('Express', () => {

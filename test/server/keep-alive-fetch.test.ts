@@ -81,6 +81,32 @@ describe('keepAliveFetch', () => {
     assert.equal((await send()).status, 502);
   });
 
+  it("reads upstream's quota headers as behind the global fetch: its window in the answer's figures, its Retry-After on a 429", async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    const envelope = JSON.stringify({ data: 'noted', error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 });
+    upstream.override = () => ({
+      status: 200,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-RateLimit-Limit': '100000',
+        'X-RateLimit-Remaining': '1',
+        'X-RateLimit-Reset': String(reset),
+      },
+      body: envelope,
+    });
+    const sent = await send('quota');
+    assert.equal(sent.status, 200, sent.text);
+    // Upstream's window (1 left) is tighter than the visitor's own: the answer quotes it.
+    assert.deepEqual(
+      [sent.headers['x-ratelimit-limit'], sent.headers['x-ratelimit-remaining'], sent.headers['x-ratelimit-reset']],
+      ['100000', '1', String(reset)],
+    );
+    upstream.override = () => ({ status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '42' }, body: '{}' });
+    const refused = await send('refused');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers['retry-after'], '42');
+  });
+
   it("reports an unreachable upstream with the socket error's code, as the global fetch does", async () => {
     const unreachable = await startHandler({ baseUrl: `${await refusedOrigin()}/api` }, { fetch: keepAliveFetch });
     try {

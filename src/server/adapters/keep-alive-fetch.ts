@@ -5,9 +5,20 @@
  * translation of the few things the handler uses (method, headers, a text or byte body,
  * `redirect: 'manual'`, an abort signal) and falls back to the global fetch for anything else.
  * Node only: the Web-standard handler core never imports it.
+ *
+ * It also carries the handler's shorter way upstream over the same agents (upstream-transport.ts):
+ * the whole answer read into one buffer, no Web Response, Headers or abort signal in between.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
+import {
+  TransportFailure,
+  UPSTREAM_TRANSPORT,
+  type HeaderReader,
+  type TransportRequest,
+  type TransportResponse,
+} from '../upstream-transport.js';
 
 /** Sockets kept open per upstream host; more requests queue rather than open new sockets. */
 const MAX_SOCKETS_PER_HOST = 64;
@@ -95,3 +106,95 @@ export const keepAliveFetch: typeof fetch = (input, init = {}) => {
     request.end(body ?? undefined);
   });
 };
+
+/** The answer's headers as received, read by name as Headers.get reads them (duplicates joined with ", "). */
+function headerReader(raw: string[]): HeaderReader {
+  let byName: Map<string, string> | undefined;
+  return {
+    get(name) {
+      if (!byName) {
+        byName = new Map();
+        for (let i = 0; i + 1 < raw.length; i += 2) {
+          const key = raw[i]!.toLowerCase();
+          const earlier = byName.get(key);
+          byName.set(key, earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`);
+        }
+      }
+      return byName.get(name.toLowerCase()) ?? null;
+    },
+  };
+}
+
+/** An absolute URL's origin (`http://host:port`) and the path with its query after it, as text. */
+function splitUrl(url: string): { origin: string; path: string } {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? { origin: url, path: '/' } : { origin: url.slice(0, slash), path: url.slice(slash) };
+}
+
+/** Request options of each origin called, parsed once: a handler calls one origin for its whole life. */
+const origins = new Map<string, RequestOptions>();
+const ORIGINS_KEPT = 16;
+
+function originOptions(origin: string): RequestOptions {
+  let options = origins.get(origin);
+  if (!options) {
+    const { protocol, hostname, port } = urlToHttpOptions(new URL(origin));
+    options = { protocol, hostname, port };
+    if (origins.size >= ORIGINS_KEPT) origins.delete(origins.keys().next().value as string);
+    origins.set(origin, options);
+  }
+  return options;
+}
+
+/** The handler's upstream calls over the keep-alive agents: one timer for the whole call, the body capped. */
+function keepAliveTransport(call: TransportRequest): Promise<TransportResponse> {
+  const { origin, path } = splitUrl(call.url);
+  const target = originOptions(origin);
+  const secure = target.protocol === 'https:';
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.body) headers['content-length'] = String(call.body.byteLength);
+  const options: RequestOptions = { ...target, path, method: call.method, headers, agent: secure ? httpsAgent : httpAgent };
+  return new Promise<TransportResponse>((resolve, reject) => {
+    // Who hears a failure: the caller until the answer's headers arrive, then the body's reader.
+    let fail: (failure: TransportFailure) => void = reject;
+    const failWith = (failure: TransportFailure) => {
+      clearTimeout(timer);
+      fail(failure);
+    };
+    const request = (secure ? httpsRequest : httpRequest)(options, (res) => {
+      const body = new Promise<Uint8Array>((resolveBody, rejectBody) => {
+        fail = rejectBody;
+        const chunks: Buffer[] = [];
+        let total = 0;
+        let ended = false;
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.byteLength;
+          if (total > call.maxBodyBytes) {
+            failWith(new TransportFailure('body'));
+            request.destroy();
+          } else chunks.push(chunk);
+        });
+        res.once('end', () => {
+          ended = true;
+          clearTimeout(timer);
+          resolveBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+        });
+        res.on('error', () => failWith(new TransportFailure('body')));
+        res.once('close', () => {
+          if (!ended) failWith(new TransportFailure('body'));
+        });
+      });
+      // Nobody may be left to read a body that fails later (the route stopped at the headers).
+      body.catch(() => undefined);
+      resolve({ status: res.statusCode ?? 0, headers: headerReader(res.rawHeaders), body });
+    });
+    const timer = setTimeout(() => {
+      failWith(new TransportFailure('timeout'));
+      request.destroy();
+    }, call.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => failWith(new TransportFailure('unreachable', error.code)));
+    request.end(call.body);
+  });
+}
+
+Object.defineProperty(keepAliveFetch, UPSTREAM_TRANSPORT, { value: keepAliveTransport });

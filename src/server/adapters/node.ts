@@ -5,7 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HandlerContext, SigningHandlerOptions } from '../options.js';
-import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
+import { StreamTooLarge } from '../capped-stream.js';
+import { holdBody, type HeldBody } from '../held-body.js';
+import { bodyTextOf } from '../responses.js';
+import { answersWithoutBodies, createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
 
 export { keepAliveFetch } from './keep-alive-fetch.js';
@@ -92,6 +95,47 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
+/**
+ * The request's body held aside (held-body.ts): read straight from the socket when the handler
+ * asks, as bodyStream would deliver it (an already-read body is empty, a cancelled one stops
+ * reading without destroying the socket), without a Web stream in between.
+ */
+function heldBody(req: IncomingMessage): HeldBody {
+  return {
+    read: (maxBytes) =>
+      new Promise<Uint8Array>((resolve, reject) => {
+        if (req.readableEnded) return resolve(new Uint8Array(0));
+        const chunks: Buffer[] = [];
+        let total = 0;
+        const stop = () => {
+          req.off('data', onData);
+          req.off('end', onEnd);
+          req.off('error', onError);
+        };
+        const onData = (chunk: Buffer) => {
+          total += chunk.byteLength;
+          if (total <= maxBytes) return void chunks.push(chunk);
+          stop();
+          req.pause();
+          reject(new StreamTooLarge(`more than ${maxBytes} bytes`));
+        };
+        const onEnd = () => {
+          stop();
+          resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+        };
+        const onError = (error: Error) => {
+          stop();
+          reject(error);
+        };
+        req.on('data', onData);
+        req.on('end', onEnd);
+        req.on('error', onError);
+      }),
+    cancel: () => req.pause(),
+    stream: () => bodyStream(req),
+  };
+}
+
 /** A Web `Request` for a Node request; `bodyOverride` stands in for a stream a body parser already read. */
 export function toWebRequest(
   req: IncomingMessage,
@@ -99,37 +143,61 @@ export function toWebRequest(
   rawPathOverride?: string,
 ): { request: Request; context: HandlerContext } {
   const { url, rawPath } = requestUrl(req);
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (name.startsWith(':')) continue;
-    try {
-      headers.append(name, req.rawHeaders[i + 1]!);
-    } catch {
-      // A header value Web Headers cannot hold is left out rather than failing the request.
-    }
-  }
   const method = (req.method ?? 'GET').toUpperCase();
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  if (bodyOverride !== undefined) headers.delete('Content-Length');
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (hasBody) {
-    init.body = bodyOverride ?? bodyStream(req);
+  // A body a parser already read goes as text: its declared length no longer applies.
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.startsWith(':') || (bodyOverride !== undefined && name.toLowerCase() === 'content-length')) continue;
+    pairs.push([name, req.rawHeaders[i + 1]!]);
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: pairs };
+  if (hasBody && bodyOverride !== undefined) {
+    init.body = bodyOverride;
     init.duplex = 'half';
   }
   const context: HandlerContext = {
     clientAddress: req.socket.remoteAddress,
     rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride),
   };
-  return { request: new Request(url, init), context };
+  let request: Request;
+  try {
+    request = new Request(url, init);
+  } catch {
+    // Some header value Web Headers cannot hold: those are left out rather than failing the request.
+    const headers = new Headers();
+    for (const [name, value] of pairs) {
+      try {
+        headers.append(name, value);
+      } catch {
+        // left out
+      }
+    }
+    request = new Request(url, { ...init, headers });
+  }
+  // The body stays on the socket until the handler reads it (held-body.ts).
+  return { request: hasBody && bodyOverride === undefined ? holdBody(request, heldBody(req)) : request, context };
 }
 
 /** Writes a Web `Response` to a Node response. */
 export async function writeWebResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // The handler's own answers come with their text on the side (responses.ts): written as it is,
+  // status line, headers and text in one go.
+  const text = bodyTextOf(response);
+  if (text !== undefined && req.method !== 'HEAD') {
+    const head: string[] = [];
+    response.headers.forEach((value, name) => head.push(name, value));
+    head.push('content-length', String(Buffer.byteLength(text)));
+    // A body left unread (refused early, or too large) is not worth draining: close after answering.
+    if (!req.complete) head.push('connection', 'close');
+    res.writeHead(response.status, head);
+    res.end(text);
+    return;
+  }
   const body = req.method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  // A body left unread (refused early, or too large) is not worth draining: close after answering.
   if (!req.complete) res.setHeader('Connection', 'close');
   res.end(body);
 }
@@ -161,7 +229,9 @@ export async function runNodeRequest(
   }
   try {
     const { request, context } = toWebRequest(req, bodyOverride, rawPath);
-    await writeWebResponse(await handler(request, context), req, res);
+    // The handler's own function, when it has one, answers without putting the text in the Response.
+    const answer = answersWithoutBodies(handler) ?? handler;
+    await writeWebResponse(await answer(request, context), req, res);
   } catch {
     if (!res.headersSent) {
       res.statusCode = 500;

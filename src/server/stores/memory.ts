@@ -15,8 +15,8 @@ export interface MemoryStoreOptions {
    * The most live keys it holds, so a flood of distinct keys cannot exhaust memory. Past it,
    * writes of new keys reject with {@link StoreFullError} (the handler answers 503) until keys
    * expire: refusing is safe, silently forgetting an idempotency record or a revocation is not.
-   * Default 200,000: about 120 MB at the handler's sizes, where a remembered send takes two keys
-   * (its outcome record and its message claim), about 1.25 KB together (`npm run bench -- handler`).
+   * Default 200,000: about 115 MB at the handler's sizes, where a remembered send takes two keys
+   * (its outcome record and its message claim), about 1.2 KB together (`npm run bench -- handler`).
    */
   maxKeys?: number;
   /** Clock in milliseconds (for tests). Default `Date.now`. */
