@@ -42,6 +42,41 @@ const DEVIATIONS: { markdown: string; ours: string; why: string }[] = [
     ours: '<blockquote><p> 2: ++| `~| </p></blockquote>',
     why: 'a tab right after a quote marker is one column short of indented code for us; `marked` makes it code',
   },
+  {
+    markdown: '<div>\n*Note:* keep the key secret.\n</div>',
+    ours: '&lt;div&gt; <em>Note:</em> keep the key secret. &lt;/div&gt;',
+    why: 'HTML blocks: raw HTML is shown as its text either way, and we read the Markdown between tags as anywhere else; `marked` keeps an HTML block (up to a blank line) unread',
+  },
+  {
+    markdown: 'See the steps:\n<details>\n<summary>More</summary>',
+    ours: 'See the steps: &lt;details&gt; &lt;summary&gt;More&lt;/summary&gt;',
+    why: 'HTML blocks: a line starting with a tag continues the paragraph for us; `marked` starts an HTML block there',
+  },
+  {
+    markdown: '<!-- a comment with *stars* -->',
+    ours: '&lt;!-- a comment with <em>stars</em> --&gt;',
+    why: 'HTML comments, `<?…?>`, `<!X …>` and CDATA: text for us, Markdown inside included (tags are still read as one piece of text, as `marked` does); `marked` keeps them unread',
+  },
+  {
+    markdown: '1. Open it\nat ```the top```\nand save',
+    ours: '<ol start=1><li>Open it at <code>the top</code> and save</li></ol>',
+    why: 'a lazy line after a lazy line: `marked` judges the earlier one by its text past the item\'s indentation (here a fence, "```the top```"), which ends the item; we judge a line as written, as CommonMark does',
+  },
+  {
+    markdown: 'Install it\n2. then run it\n---',
+    ours: '<p><strong>Install it 2. then run it</strong></p>',
+    why: 'a setext underline after a list-like line that cannot start a list there (only `1.` may interrupt a paragraph): a heading for us, as in CommonMark; `marked` lets the line start a list',
+  },
+  {
+    markdown: 'The **plan** | cost\n---|---|---',
+    ours: 'The **plan** | cost ---|---|---',
+    why: 'a table whose header and delimiter rows have different numbers of cells: still a table for us (shown as its source text, as every table); `marked` makes it a paragraph',
+  },
+  {
+    markdown: '    indented\nafter',
+    ours: '<pre><code>indented</code></pre><p>after</p>',
+    why: "line breaks at the end of a code block (not shown either way): `marked` keeps one or not depending on what follows; we add none after the code's last line",
+  },
 ].map((deviation) => ({ ...deviation, ours: deviation.ours.startsWith('<') ? deviation.ours : `<p>${deviation.ours}</p>` }));
 
 /** Each file whole, and each of its top-level blocks on its own. */

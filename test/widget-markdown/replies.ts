@@ -31,4 +31,5 @@ export const MODEL_REPLIES: string[] = [
   '<https://example.com/autolink> and <mailto:help@example.com> and <help@example.com>.',
   '**Q:** How do I reset?\n**A:** Clear the storage.',
   'Text\n\n---\n\n- item\n\n---',
+  'Mail help@example.com, ops@mail.example.co.uk or first.last+tag@example.org; not user@host, a@b.c-d- or x@y.z_.',
 ];

@@ -1,43 +1,25 @@
 /**
  * The reply lexer's block half: paragraphs, headings (ATX and setext), fenced and indented code,
- * block quotes, lists (loose or tight, nested by indentation), thematic breaks, GFM tables and
- * HTML blocks (both kept as their source text) and link reference definitions. It reads the reply
- * line by line, shaped after `marked` (the tests hold the two together), and hands each
- * paragraph's text to the inline lexer once every reference definition is known.
+ * block quotes, lists (loose or tight, nested by indentation), thematic breaks, GFM tables (kept
+ * as their source text) and link reference definitions. Lines of HTML are paragraphs like any
+ * other: their tags are text either way (see ./inline.ts). It reads the reply line by line,
+ * shaped after `marked` (the tests hold the two together, and list where they differ), and hands
+ * each paragraph's text to the inline lexer once every reference definition is known.
  */
 import { lexInline } from './inline.js';
-import { MAX_DEPTH, refLabel, type Leaf, type Refs, type Token } from './tokens.js';
+import { MAX_DEPTH, refLabel, unescape, type Leaf, type Refs, type Token } from './tokens.js';
 
 const BLANK = /^[ \t]*$/;
 const HR = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*)|[ \t]*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const FENCE = /^( {0,3})(`{3,}(?=[^`]*$)|~{3,})(.*)$/;
+const FENCE = /^( {0,3})(`{3,}(?=[^`]*$)|~{3,})/;
 const BULLET = /^( {0,3})([*+-]|\d{1,9}[.)])([ \t].*)?$/;
 const QUOTE = /^ {0,3}>/;
 const INDENTED = /^(?: {4}| {0,3}\t)/;
-const BLOCK_TAGS =
-  'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul';
-/** The start of an HTML block that may interrupt a paragraph. */
-const HTML_START = new RegExp(
-  `^ {0,3}(?:</?(?:${BLOCK_TAGS})(?:[ \\t]|/?>|$)|<(?:script|pre|style|textarea)(?:[\\s>]|$)|<!--|<\\?|<![A-Za-z]|<!\\[CDATA\\[)`,
-  'i',
-);
-/** A line holding one complete tag and nothing else: an HTML block too, but not inside a paragraph. */
-const TAG_LINE =
-  /^ {0,3}(?:<(?!(?:script|pre|style|textarea)\b)[a-z][a-z0-9-]*(?:[ \t]+[a-z:_][\w.:-]*(?:[ \t]*=[ \t]*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*[ \t]*\/?>|<\/[a-z][a-z0-9-]*\s*>)[ \t]*$/i;
-/** HTML blocks that run to a terminator, not to a blank line. */
-const HTML_ENDS: [RegExp, string][] = [
-  [/^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i, ''],
-  [/^ {0,3}<!--/, '-->'],
-  [/^ {0,3}<\?/, '?>'],
-  [/^ {0,3}<!\[CDATA\[/, ']]>'],
-  [/^ {0,3}<![A-Za-z]/, '>'],
-];
 const DEF =
   /^ {0,3}\[((?:\\.|[^[\]\\])+)\]:[ \t]*(<(?:\\.|[^\n<>\\])*>|[^<\s]\S*)(?:[ \t]+(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\((?:\\.|[^()\\])*\)))?[ \t]*$/;
 const TABLE_DELIMITER = /^ {0,3}((?:\| *)?:?-+:? *(?:\| *:?-+:? *)*(?:\| *)?)$/;
-const unescape = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 
 /** Expands the tabs in a line's indentation (to columns of 4, the line starting at `column`). */
 function expandIndent(line: string, column = 0): string {
@@ -48,27 +30,17 @@ function expandIndent(line: string, column = 0): string {
   });
 }
 
-/** The cells of a table row: split at unescaped pipes, without empty outer cells. */
-function cells(row: string): number {
-  const parts = row.split(/(?<!\\)\|/);
-  if (!parts[0]!.trim()) parts.shift();
-  if (parts.length && !parts.at(-1)!.trim()) parts.pop();
-  return parts.length;
-}
-
-/** Whether lines[at] and the next line start a GFM table (a header row, then its delimiter row). */
+/**
+ * Whether lines[at] and the next line start a GFM table (a header row, then its delimiter row).
+ * Its cells are not counted: a table is shown as its source text anyway.
+ */
 function tableAt(lines: string[], at: number): boolean {
   const delimiter = TABLE_DELIMITER.exec(lines[at + 1] ?? '')?.[1];
-  return (
-    !!delimiter &&
-    /[:|]/.test(delimiter) &&
-    /^ *[^ ]/.test(lines[at]!) &&
-    cells(lines[at]!) === delimiter.replace(/^\||\| *$/g, '').split('|').length
-  );
+  return !!delimiter && /[:|]/.test(delimiter) && /^ *[^ ]/.test(lines[at]!);
 }
 
 /** Whether a line (of `lines`, at `at`) ends the paragraph before it. */
-function interrupts(lines: string[], at: number, top: boolean, anyBullet = false): boolean {
+function interrupts(lines: string[], at: number, anyBullet = false): boolean {
   const line = lines[at]!;
   return (
     BLANK.test(line) ||
@@ -77,9 +49,6 @@ function interrupts(lines: string[], at: number, top: boolean, anyBullet = false
     QUOTE.test(line) ||
     /^ {0,3}(?:`{3,}[^`]*$|~~~)/.test(line) ||
     (anyBullet ? /^ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/ : /^ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t]/).test(line) ||
-    // (A block tag's name ending the text is not a start yet.)
-    (HTML_START.test(line) && !(at === lines.length - 1 && /^ {0,3}<\/?[a-zA-Z0-9]+$/.test(line))) ||
-    (!top && TAG_LINE.test(line)) ||
     (!anyBullet && tableAt(lines, at))
   );
 }
@@ -96,7 +65,7 @@ function withoutMarkers(line: string): string {
 }
 
 /** Whether a line starts a block that ends a paragraph: the line after it is not lazy. */
-const closesParagraph = (line: string) => FENCE_OR_HEADING.test(line) || HR.test(line) || HTML_START.test(line);
+const closesParagraph = (line: string) => FENCE_OR_HEADING.test(line) || HR.test(line);
 
 /**
  * Whether a line of a quote, `previous`, leaves a paragraph open, so that the next line may
@@ -105,15 +74,6 @@ const closesParagraph = (line: string) => FENCE_OR_HEADING.test(line) || HR.test
 function lazyAfter(previous: string): boolean {
   const rest = withoutMarkers(previous);
   return !BLANK.test(rest) && !INDENTED.test(rest) && !closesParagraph(rest);
-}
-
-/** {@link lazyAfter} for a list item's line, with `marked`'s particulars. */
-function lazyAfterItem(previous: string, firstLine: boolean, afterLazy: boolean): boolean {
-  // Only an item's first line is read without its markers (`- -` then a line: not lazy).
-  const rest = firstLine && !previous.includes('\t') ? withoutMarkers(previous) : previous;
-  if ((rest !== previous && !rest.trim()) || expandIndent(rest).search(/\S/) >= 4 || closesParagraph(rest)) return false;
-  const inner = previous.replace(/^(?: {0,3}(?:(?:[*+-]|\d{1,9}[.)])[ \t]+|>[ \t]?))+/, '');
-  return afterLazy || !(FENCE.test(inner) || HEADING.test(inner) || HR.test(inner));
 }
 
 /** Lexes lines into block tokens; `top` is false inside list items (tight items hold `text`). */
@@ -140,24 +100,20 @@ function blocks(lines: string[], refs: Refs, depth: number, top: boolean, leaves
       tokens.push({ type: 'space', raw: take(end) });
     } else if (INDENTED.test(line)) {
       while (end < lines.length && (INDENTED.test(lines[end]!) || BLANK.test(lines[end]!))) end++;
-      let code = lines.slice(i, end).join('\n') + (end < lines.length ? '\n' : '');
-      // As `marked`: blank lines after the block are left out when there are two or more.
-      const parts = code.split('\n');
-      let last = parts.length - 1;
-      while (last >= 0 && BLANK.test(parts[last]!)) last--;
-      if (parts.length - last > 2) code = parts.slice(0, last + 1).join('\n');
-      i = parts.length - last > 2 ? i + last + 1 : end;
+      // Blank lines after the block are not part of it.
+      while (BLANK.test(lines[end - 1]!)) end--;
+      const code = take(end);
       tokens.push({ type: 'code', raw: code, text: code.replace(/^(?: {0,3}\t| {1,4})/gm, '') });
     } else if ((match = FENCE.exec(line))) {
-      const [, indent, fence, info] = match as unknown as string[];
+      const [, indent, fence] = match as unknown as string[];
       const closing = new RegExp(`^ {0,3}${fence![0] === '`' ? '`' : '~'}{${fence!.length},} *$`);
       while (end < lines.length && !closing.test(lines[end]!)) end++;
-      const body = lines.slice(i + 1, end);
-      if (end === lines.length && body.at(-1) === '') body.pop();
-      let text = body.map((l) => l.replace(/^\s+/, (space) => space.slice(Math.min(space.length, indent!.length)))).join('\n');
-      if (body.length && (!text || text.endsWith('\n'))) text += '\n';
+      const text = lines
+        .slice(i + 1, end)
+        .map((l) => l.replace(/^\s+/, (space) => space.slice(Math.min(space.length, indent!.length))))
+        .join('\n');
       const raw = take(Math.min(end + 1, lines.length));
-      tokens.push({ type: 'code', raw, text, ...(info!.trim() && { lang: unescape(info!.trim()) }) });
+      tokens.push({ type: 'code', raw, text });
     } else if ((match = HEADING.exec(line))) {
       let text = (match[2] ?? '').trim();
       const unclosed = text.replace(/#+$/, '');
@@ -178,7 +134,7 @@ function blocks(lines: string[], refs: Refs, depth: number, top: boolean, leaves
           const rest = expandIndent(next.slice(marker.length), marker.length);
           inner.push(rest.replace(/^ /, ''));
           open = lazyAfter(inner.at(-1)!);
-        } else if (open && !interrupts(lines, end, true, true)) inner.push(next);
+        } else if (open && !interrupts(lines, end, true)) inner.push(next);
         else break;
       }
       tokens.push({ type: 'blockquote', raw: take(end), tokens: blocks(inner, refs, depth + 1, true, leaves) });
@@ -186,16 +142,6 @@ function blocks(lines: string[], refs: Refs, depth: number, top: boolean, leaves
       const [list, next] = lexList(lines, i, refs, depth, leaves);
       tokens.push(list);
       i = next;
-    } else if (HTML_START.test(line) || TAG_LINE.test(line)) {
-      const ending = HTML_ENDS.find(([start]) => start.test(line));
-      if (ending) {
-        const terminator = ending[1] || `</${ending[0].exec(line)![1]!.toLowerCase()}>`;
-        const from = line.indexOf('<') + 2;
-        for (end = i; end < lines.length && !lines[end]!.toLowerCase().includes(terminator, end === i ? from : 0); end++);
-        end = Math.min(end + 1, lines.length);
-      } else while (end < lines.length && !BLANK.test(lines[end]!)) end++;
-      tokens.push({ type: 'html', raw: take(end) });
-      if (ending) skipEmpty();
     } else if ((match = DEF.exec(line)) && match[1]!.trim() && (match[2]![0] === '<' || balanced(match[2]!))) {
       const label = refLabel(match[1]!);
       if (!refs.has(label)) refs.set(label, unescape(match[2]!.replace(/^<(.*)>$/, '$1')));
@@ -203,18 +149,12 @@ function blocks(lines: string[], refs: Refs, depth: number, top: boolean, leaves
       skipEmpty();
     } else if (tableAt(lines, i)) {
       end = i + 2;
-      while (end < lines.length && !interrupts(lines, end, true) && !INDENTED.test(lines[end]!)) end++;
+      while (end < lines.length && !interrupts(lines, end) && !INDENTED.test(lines[end]!)) end++;
       tokens.push({ type: 'table', raw: take(end) });
     } else {
-      // Lines up to one underlined with `=` or `-` are a heading (setext), unless a list-like line came first.
-      let setext = true;
+      // Lines up to one underlined with `=` or `-` are a heading (setext).
       let underline = false;
-      for (; end < lines.length; end++) {
-        if ((underline = setext && SETEXT.test(lines[end]!))) break;
-        // A last line of only spaces still belongs to the paragraph (as in `marked`).
-        if (interrupts(lines, end, top) && !(end === lines.length - 1 && lines[end] && BLANK.test(lines[end]!))) break;
-        if (/^ {0,3}(?:[*+-]|\d{1,9}[.)]) |^ {0,3}\|?(?:[:\- ]*\|)+[:\- ]*$/.test(lines[end]!)) setext = false;
-      }
+      while (end < lines.length && !(underline = SETEXT.test(lines[end]!)) && !interrupts(lines, end)) end++;
       if (underline) {
         const text = lines.slice(i, end).join('\n').trim();
         leaf('heading', take(end + 1), text);
@@ -270,30 +210,19 @@ function lexList(lines: string[], start: number, refs: Refs, depth: number, leav
       k++;
       continue;
     }
-    // Markers, fences, headings, quotes, breaks and HTML indented less than the text start new blocks.
+    // Markers, fences, headings, quotes and breaks indented less than the text start new blocks.
     const outdent = Math.min(3, indent - 1);
     let previous = content[0] ?? '';
-    for (let lazy = false, blank = !rest.trim(); k < lines.length; k++) {
+    for (let blank = !rest.trim(); k < lines.length; k++) {
       const line = lines[k]!;
       const expanded = expandIndent(line);
       const spaces = /^ */.exec(line)![0].length;
       const body = line.slice(spaces);
-      if (
-        spaces <= outdent &&
-        (/^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)|^(?:```|~~~|#{1,6}(?:\s|$)|>)/.test(body) || HR.test(body) || HTML_START.test(body))
-      )
-        break;
-      if (BLANK.test(line) || expanded.search(/\S/) >= indent) {
-        content.push(expanded.slice(indent));
-        lazy = false;
-      } else {
-        // A lazy line: continues the item's last paragraph, if there is one (checked as `marked` does).
-        if (blank || !lazyAfterItem(previous, content.length === 1, lazy)) break;
-        lazy = true;
-        content.push(line);
-      }
-      // Even after a lazy line, as `marked` does.
-      previous = expanded.slice(indent);
+      if (spaces <= outdent && (/^(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)|^(?:```|~~~|#{1,6}(?:\s|$)|>)/.test(body) || HR.test(body))) break;
+      if (BLANK.test(line) || expanded.search(/\S/) >= indent) content.push((previous = expanded.slice(indent)));
+      // A lazy line: continues the item's last paragraph, if there is one.
+      else if (!blank && lazyAfter(previous)) content.push((previous = line));
+      else break;
       blank = BLANK.test(line);
     }
   }

@@ -1,32 +1,27 @@
 /**
  * The inline half of the reply lexer: emphasis, code spans, links, images, autolinks, bare URLs
- * and e-mail addresses, hard breaks, escapes and inline HTML tags (kept as their source text).
+ * and e-mail addresses, hard breaks, escapes and HTML tags (kept whole as their source text, so
+ * that no URL inside one becomes a link; comments and the like are plain text).
  * One left-to-right scan, then emphasis matched with a delimiter stack in the CommonMark way, so
  * the work stays linear in the length of the text whatever it holds: every search that fails is
  * remembered, and no regular expression here can backtrack over more than one tag or word.
  */
 import { build, matchEmphasis, type Item } from './emphasis.js';
-import { refLabel, type Refs, type Token } from './tokens.js';
+import { refLabel, unescape, type Refs, type Token } from './tokens.js';
 
 const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
 const isPunct = (c: string | undefined) => c !== undefined && /[\p{P}\p{S}]/u.test(c);
 /** Characters an e-mail address may start with (after a character not in EMAIL_TEXT). */
 const EMAIL_LOCAL = /[\w.+-]/;
 const EMAIL_TEXT = /[\w.!#$%&'*+/=?`{|}~-]/;
+/** An e-mail address (`name@host.example`): each part of the domain after a dot ends in a letter or digit. */
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]*[a-zA-Z0-9](?![\w-]))+/y;
 const OPEN_TAG =
   /<[a-zA-Z][a-zA-Z0-9-]*(?:\s+[a-zA-Z:_][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>|<\/[a-zA-Z][a-zA-Z0-9-]*\s*>/y;
 const AUTOLINK =
   // eslint-disable-next-line no-control-regex -- control characters end an autolink, as in CommonMark
   /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s\x00-\x1f<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_]))>/y;
 const URL_START = /(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\/\/|www\./y;
-/** Comments and other markup that run to a terminator: `<!-- -->`, `<? ?>`, `<![CDATA[ ]]>`, `<!X >`. */
-const TERMINATED: [RegExp, string][] = [
-  [/<!--/y, '-->'],
-  [/<\?/y, '?>'],
-  [/<!\[CDATA\[/y, ']]>'],
-  [/<![a-zA-Z]+\s/y, '>'],
-];
-
 /**
  * The part of a bare URL that is the link, as GFM (and `marked`) read it: up to a `(` never
  * closed, then without trailing punctuation (a `)` closing a `(` of the URL stays) or entity.
@@ -47,11 +42,6 @@ function trimUrl(url: string): string {
     const last = url[end - 1]!;
     again = /[?!.,:;*_'"~]/.test(last) || (last === ')' && !groupEnds.has(end - 1));
     if (again) end--;
-    else if (last === ';') {
-      let start = end - 2;
-      while (start >= 0 && /[a-zA-Z0-9]/.test(url[start]!)) start--;
-      if ((again = start < end - 2 && url[start] === '&')) end = start;
-    }
   }
   return url.slice(0, end);
 }
@@ -60,9 +50,8 @@ function trimUrl(url: string): string {
 export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   const items: Item[] = [];
   const n = src.length;
-  /** Searches that failed from a position fail from any later one: code span closers by length, terminators. */
-  const failedFrom = new Map<string, number>();
-  const failed = (needle: string, from: number) => from >= (failedFrom.get(needle) ?? Infinity);
+  /** By length of a code span's backticks, where a search for its closer failed: it fails from any later position too. */
+  const failedFrom: number[] = [];
   const lastText = src.trimEnd().length;
   let emailScanned = 0;
   let parens: ReturnType<typeof destinationEnds> | undefined;
@@ -82,32 +71,14 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   };
   /** The end of the code span whose opening backticks end at `from`, or -1. */
   const codeEnd = (from: number, ticks: number): number => {
-    if (failed('`' + ticks, from)) return -1;
+    if (from >= (failedFrom[ticks] ?? Infinity)) return -1;
     for (let k = src.indexOf('`', from); k >= 0; k = src.indexOf('`', k)) {
       let end = k;
       while (src[end] === '`') end++;
       if (end - k === ticks) return end;
       k = end;
     }
-    failedFrom.set('`' + ticks, Math.min(from, failedFrom.get('`' + ticks) ?? Infinity));
-    return -1;
-  };
-  const find = (needle: string, from: number): number => {
-    const at = failed(needle, from) ? -1 : src.indexOf(needle, from);
-    if (at < 0) failedFrom.set(needle, Math.min(from, failedFrom.get(needle) ?? Infinity));
-    return at;
-  };
-
-  /** The end of the inline HTML (a tag, comment, …) starting at `at`, or -1. */
-  const tagEnd = (at: number): number => {
-    OPEN_TAG.lastIndex = at;
-    if (OPEN_TAG.test(src)) return OPEN_TAG.lastIndex;
-    if (src.startsWith('<!-->', at) || src.startsWith('<!--->', at)) return src.indexOf('>', at) + 1;
-    for (const [opening, terminator] of TERMINATED) {
-      opening.lastIndex = at;
-      const close = opening.test(src) ? find(terminator, opening.lastIndex) : -1;
-      if (close >= 0) return close + terminator.length;
-    }
+    failedFrom[ticks] = Math.min(from, failedFrom[ticks] ?? Infinity);
     return -1;
   };
 
@@ -174,13 +145,13 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
       else i++;
     } else if (c === '<') {
       AUTOLINK.lastIndex = i;
+      OPEN_TAG.lastIndex = i;
       const auto = AUTOLINK.exec(src);
-      const end = auto ? -1 : tagEnd(i);
       if (auto) {
         const address = auto[1]!;
         const href = address.includes(':') ? address : `mailto:${address}`;
         push(linkTo(auto[0], address, href), i + auto[0].length);
-      } else if (end > 0) push({ type: 'html', raw: src.slice(i, end) }, end);
+      } else if (OPEN_TAG.test(src)) push({ type: 'html', raw: src.slice(i, OPEN_TAG.lastIndex) }, OPEN_TAG.lastIndex);
       else i++;
     } else if (
       !inLink &&
@@ -194,7 +165,8 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
       const url = trimUrl(src.slice(i, end));
       push(linkTo(url, url, c === 'w' ? `http://${url}` : url), i + url.length);
     } else if (!inLink && i >= emailScanned && EMAIL_LOCAL.test(c) && (i === floor || !EMAIL_TEXT.test(src[i - 1]!))) {
-      const address = email(src, i);
+      EMAIL.lastIndex = i;
+      const address = EMAIL.exec(src)?.[0];
       if (address) push(linkTo(address, address, `mailto:${address}`), i + address.length);
       else {
         emailScanned = i;
@@ -223,24 +195,6 @@ const skipIndent = (src: string, from: number) => {
   while (src[from] === ' ' || src[from] === '\t') from++;
   return from;
 };
-
-/** An e-mail address starting at `at` (`name@host.example`), or undefined. */
-function email(src: string, at: number): string | undefined {
-  let k = at;
-  while (EMAIL_LOCAL.test(src[k] ?? '')) k++;
-  if (src[k] !== '@') return undefined;
-  let end = k + 1;
-  while (/[\w-]/.test(src[end] ?? '')) end++;
-  if (end === k + 1) return undefined;
-  let domainEnd = -1;
-  while (src[end] === '.') {
-    let segment = end + 1;
-    while (/[\w-]/.test(src[segment] ?? '')) segment++;
-    if (segment === end + 1 || !/[a-zA-Z0-9]/.test(src[segment - 1]!)) break;
-    domainEnd = end = segment;
-  }
-  return domainEnd < 0 ? undefined : src.slice(at, domainEnd);
-}
 
 /** The `]` closing the link text opened at `open`, or -1: one level of brackets may nest inside. */
 function closingBracket(src: string, open: number, codeEnd: (from: number, ticks: number) => number): number {
@@ -356,5 +310,5 @@ function destination(src: string, from: number, ends: () => ReturnType<typeof de
     if (t < src.length) k = t + 1;
   }
   while (/[ \t\n]/.test(src[k] ?? '')) k++;
-  return src[k] === ')' ? [href.replace(/\\([!-/:-@[-`{-~])/g, '$1'), k + 1] : undefined;
+  return src[k] === ')' ? [unescape(href), k + 1] : undefined;
 }

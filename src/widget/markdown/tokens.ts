@@ -1,12 +1,12 @@
 /**
  * The tokens the reply renderer (../markdown.ts) turns into elements: the Markdown subset a chat
  * answer uses, shaped as `marked`'s tokens are (so `marked` can check our lexer in the tests).
- * `raw` is the source a token was lexed from: html blocks, tables and inline tags are shown as
- * it, never interpreted.
+ * `raw` is the source a token was lexed from: tables, tags and what lies past {@link MAX_DEPTH}
+ * are shown as it, never interpreted.
  */
 export type Token =
   | { type: 'space' | 'hr' | 'br' | 'def' | 'html' | 'table'; raw: string }
-  | { type: 'code' | 'codespan' | 'escape'; raw: string; text: string; lang?: string }
+  | { type: 'code' | 'codespan' | 'escape'; raw: string; text: string }
   | Leaf
   | Span
   | { type: 'blockquote'; raw: string; tokens: Token[] }
@@ -39,3 +39,5 @@ export const MAX_DEPTH = 12;
 
 /** Labels match case-insensitively, with runs of whitespace as one space. */
 export const refLabel = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
+/** Text without its backslash escapes (`\*` is `*`): a link's destination. */
+export const unescape = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');

@@ -1,23 +1,14 @@
 /**
- * Styles of what this chunk adds around the messages: the greeting and suggested prompts of an
- * empty conversation, the copy and feedback buttons under a bot message, a code block's copy
- * button, and the clipboard fallback's hidden field. Colours are the theme's tokens, so both
- * themes and the host's `--chatbot-*` values apply.
+ * Styles of what this chunk adds around the messages: the suggested prompts of an empty
+ * conversation (its greeting is laid out as a bot message, in panel.styles.ts), the copy and
+ * feedback buttons under a bot message, a code block's copy button (sized as those), and the
+ * clipboard fallback's hidden field. Colours are the theme's tokens, so both themes and the
+ * host's `--chatbot-*` values apply.
  */
 import { css, unsafeCSS } from 'lit';
 import { CLIPBOARD_BUFFER_CLASS } from './clipboard.js';
 
 export const conversationExtrasStyles = css`
-  .greeting {
-    display: flex;
-    flex-direction: column;
-    min-inline-size: 0;
-    max-inline-size: 85%;
-    align-items: flex-start;
-  }
-  .greeting .bubble {
-    border-end-start-radius: 4px;
-  }
   .suggestions {
     display: flex;
     flex-wrap: wrap;
@@ -42,12 +33,14 @@ export const conversationExtrasStyles = css`
     cursor: not-allowed;
     opacity: 0.55;
   }
-  .meta .icon-button {
+  .meta .icon-button,
+  [part='code-copy-button'] {
     inline-size: 28px;
     block-size: 28px;
     color: var(--_muted);
   }
-  .meta .icon-button svg {
+  .meta .icon-button svg,
+  [part='code-copy-button'] svg {
     inline-size: 16px;
     block-size: 16px;
   }
@@ -68,13 +61,6 @@ export const conversationExtrasStyles = css`
   }
   [part='code-copy-button'] {
     flex: none;
-    inline-size: 28px;
-    block-size: 28px;
-    color: var(--_muted);
-  }
-  [part='code-copy-button'] svg {
-    inline-size: 16px;
-    block-size: 16px;
   }
   .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
     position: fixed;

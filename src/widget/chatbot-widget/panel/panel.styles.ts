@@ -120,15 +120,12 @@ export const panelStyles = css`
     padding: 0;
   }
   [part='search-input'] {
-    box-sizing: border-box;
     inline-size: 100%;
     margin-block-end: 8px;
     padding: 8px 10px;
     border: 1px solid var(--_border);
     border-radius: 10px;
     background: var(--_bg);
-    color: inherit;
-    font: inherit;
   }
   .search .note {
     margin: 0 6px 8px;
@@ -225,7 +222,8 @@ export const panelStyles = css`
   /* A message never gets wider than the list: the flex items may shrink below their content
      (min-inline-size: 0), long words, URLs and inline code wrap anywhere, and a code block
      scrolls inside its bubble instead of widening it. */
-  [part~='message'] {
+  [part~='message'],
+  .greeting {
     display: flex;
     flex-direction: column;
     min-inline-size: 0;
@@ -250,7 +248,8 @@ export const panelStyles = css`
   .plain {
     white-space: pre-wrap;
   }
-  [part~='message-bot'] .bubble {
+  [part~='message-bot'] .bubble,
+  .greeting .bubble {
     border-end-start-radius: 4px;
   }
   [part~='message-user'] .bubble {
