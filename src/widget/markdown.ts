@@ -6,9 +6,9 @@
  * network and from the cache alike, since both go through here.
  *
  * A reply is untrusted (an upstream model can be talked into anything), so the renderer also
- * bounds its own work: replies past {@link MAX_MARKDOWN_LENGTH} are shown as plain text, and
- * container nesting (quotes, lists) is capped before lexing, and the lexer stops nesting past
- * {@link MAX_DEPTH}.
+ * bounds its own work: replies past {@link MAX_MARKDOWN_LENGTH} are shown as plain text, and the
+ * lexer stops nesting containers (quotes, lists) past {@link MAX_DEPTH}: what lies deeper is
+ * shown as its source text.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { inertText } from './inert-text.js';
@@ -18,12 +18,6 @@ import { MAX_DEPTH, type Token } from './markdown/tokens.js';
 type Part = TemplateResult | string | typeof nothing;
 
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
-/**
- * Quote and list markers honoured at the start of one line; further ones are escaped (shown as
- * the characters they are): `> > > …` or `1. 1. 1. …` a few thousand deep is one level of
- * lexing per marker, and no reply needs more than a few.
- */
-const MAX_NESTING = 10;
 /**
  * Longer replies are shown as plain text: a reply this long is not a chat answer, and it bounds
  * the work of lexing and rendering one.
@@ -177,21 +171,13 @@ function targetToShow(url: URL, label: string): string | undefined {
   return claimedHosts(text).some((claimed) => !sameSite(claimed, host)) ? host : undefined;
 }
 
-/** Escapes container markers past {@link MAX_NESTING} at the start of each line. */
-function limitNesting(text: string): string {
-  return text.replace(/^(?:[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))+/gm, (prefix) => {
-    let seen = 0;
-    return prefix.replace(/>|[-+*.)](?=[ \t]|$)/g, (marker) => (++seen > MAX_NESTING ? `\\${marker}` : marker));
-  });
-}
-
 function lex(text: string): Token[] {
   let tokens = tokenCache.get(text);
   if (!tokens) {
     try {
       // A single newline inside a paragraph is a soft break (a space), as in Markdown; two
       // trailing spaces or a backslash make a `br` token, a real line break.
-      tokens = lexMarkdown(limitNesting(text));
+      tokens = lexMarkdown(text);
     } catch {
       tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
     }

@@ -4,6 +4,7 @@ import { plural, withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
 import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js';
 import { emit } from '../emit.js';
+import { whenIdle } from '../when-idle.js';
 import { chatIcon, closeIcon } from './icons.js';
 import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
@@ -146,7 +147,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   @state() private language: ShownLocale = ENGLISH;
   /** English as far as loaded: the launcher's texts, then all of them with the panel's code. */
   private english: Partial<WidgetStrings> = launcherStrings;
-  /** The tag dates and numbers are formatted with (`en-GB` beside English texts). */
+  /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
   private dirFromLanguage = false;
@@ -157,7 +158,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   private panelLoading: Promise<ChatPanel> | undefined;
   /** The panel's code could not be fetched (offline on first open). */
   @state() private panelFailed = false;
-  private idleLoad: number | undefined;
+  /** Cancels the idle-time load of the panel's code, while it is scheduled. */
+  private cancelIdleLoad: (() => void) | undefined;
 
   /** The texts in use: the language's, with the host's `strings` over them (text values only). */
   get text(): WidgetStrings {
@@ -252,21 +254,20 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   /** Loads the panel when the page is idle (closed), or right away (shown). */
   private schedulePanel() {
     if (this.panelLoading) return;
-    const load = () => {
-      this.cancelIdleLoad();
-      if (this.isConnected) this.loadPanel().catch(() => undefined);
-    };
-    if (this.isShown) load();
-    else if (this.idleLoad !== undefined) return;
-    else if (typeof requestIdleCallback === 'function') this.idleLoad = requestIdleCallback(load, { timeout: IDLE_LOAD_TIMEOUT_MS });
-    else this.idleLoad = window.setTimeout(load, 200);
+    if (this.isShown) {
+      this.stopIdleLoad();
+      this.loadPanel().catch(() => undefined);
+    } else {
+      this.cancelIdleLoad ??= whenIdle(() => {
+        this.cancelIdleLoad = undefined;
+        if (this.isConnected) this.loadPanel().catch(() => undefined);
+      }, IDLE_LOAD_TIMEOUT_MS);
+    }
   }
 
-  private cancelIdleLoad() {
-    if (this.idleLoad === undefined) return;
-    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.idleLoad);
-    else clearTimeout(this.idleLoad);
-    this.idleLoad = undefined;
+  private stopIdleLoad() {
+    this.cancelIdleLoad?.();
+    this.cancelIdleLoad = undefined;
   }
 
   /**
@@ -317,7 +318,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.cancelIdleLoad();
+    this.stopIdleLoad();
     this.panel?.disconnected();
   }
 

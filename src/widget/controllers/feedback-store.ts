@@ -4,10 +4,11 @@
  * cache, by endpoint and visitor; one record per rated message, so two tabs rating different
  * messages at once never overwrite each other. `reset()` forgets them with the rest.
  */
+import type { ChatbotFeedbackDetail } from '../events.js';
 import type { KeyValueStorage } from './storage.js';
 
 /** A rating, as `chatbot-feedback` reports it. */
-export type FeedbackValue = 'up' | 'down';
+export type FeedbackValue = ChatbotFeedbackDetail['value'];
 
 interface FeedbackRecord {
   messageId: string;

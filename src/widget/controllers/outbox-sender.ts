@@ -25,6 +25,7 @@
  */
 import type { Message, SendMessageResponse } from '../../shared/types.js';
 import type { ChatbotErrorKind } from '../events.js';
+import { emit } from '../emit.js';
 import { isAbort, type Connection, type ControllerContext } from './connection.js';
 import { newIdempotencyKey, newLocalId, type Outbox, type OutboxEntry } from './outbox.js';
 import { RequestFailure } from './transport.js';
@@ -134,13 +135,7 @@ export class OutboxSender {
     if (!connection) return undefined;
     const host = this.context.host;
     const localId = newLocalId();
-    const event = new CustomEvent('chatbot-send', {
-      detail: { text: content, localId, ...(file ? { file } : {}) },
-      bubbles: true,
-      composed: true,
-      cancelable: true,
-    });
-    if (!host.dispatchEvent(event)) return undefined;
+    if (!emit(host, 'chatbot-send', { text: content, localId, ...(file ? { file } : {}) }, { cancelable: true })) return undefined;
     const entry: OutboxEntry = {
       localId,
       key: newIdempotencyKey(),
@@ -307,9 +302,7 @@ export class OutboxSender {
     this.typing = false;
     const host = this.context.host;
     host.requestUpdate();
-    host.dispatchEvent(
-      new CustomEvent('chatbot-reply', { detail: { text: reply, localId: entry.localId }, bubbles: true, composed: true }),
-    );
+    emit(host, 'chatbot-reply', { text: reply, localId: entry.localId });
     this.context.changed();
     this.onConfirmed();
   }

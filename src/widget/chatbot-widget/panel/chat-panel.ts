@@ -62,7 +62,7 @@ export class ChatPanel {
   constructor(private readonly host: PanelHost) {
     this.chat = new ChatController(host, (failure, localId) => {
       const detail = describeFailure(host.text, failure, localId);
-      host.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
+      emit(host, 'chatbot-error', detail);
       return detail;
     });
     this.window = new MessageWindow(

@@ -1,3 +1,5 @@
+import { whenIdle } from '../../when-idle.js';
+
 /**
  * Times and dates of bubbles and sessions, in the widget's language. An `Intl.DateTimeFormat`
  * costs milliseconds to build and microseconds to use, so each shape is built once per language.
@@ -41,7 +43,6 @@ export class TimeFormat {
       this.format(iso, true);
     };
     if (now) prepare();
-    else if (typeof requestIdleCallback === 'function') requestIdleCallback(prepare, { timeout: 2_000 });
-    else setTimeout(prepare, 200);
+    else whenIdle(prepare, 2_000);
   }
 }
