@@ -7,13 +7,8 @@
  * import 'chatbot-widget';
  * document.body.append(Object.assign(document.createElement('chatbot-widget'), { endpoint: '/chatbot' }));
  */
-import { registerChatbotWidget } from './chatbot-widget/register.js';
-import { registerChatbotUsage } from './chatbot-usage/register.js';
-
-export { ChatbotWidget } from './chatbot-widget/chatbot-widget.js';
-export { registerChatbotWidget } from './chatbot-widget/register.js';
-export { ChatbotUsage } from './chatbot-usage/chatbot-usage.js';
-export { registerChatbotUsage } from './chatbot-usage/register.js';
+// The elements, registered and exported, as the standalone file has them.
+export { ChatbotWidget, registerChatbotWidget, ChatbotUsage, registerChatbotUsage } from './standalone.js';
 export type {
   ChatbotOpenDetail,
   ChatbotCloseDetail,
@@ -29,6 +24,3 @@ export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-us
 export type { WidgetStrings } from './strings.js';
 /** The English texts: the default language. */
 export { strings as defaultStrings } from './locales/en.js';
-
-registerChatbotWidget();
-registerChatbotUsage();
