@@ -2,9 +2,12 @@
 // (dist/chatbot-widget.js and the chunks beside it it loads: the panel) in real Chromium through
 // playwright-core. Prints the time from opening to the first painted frame with messages (median
 // and worst of several runs, each on a fresh page load) and the number of message nodes in it,
-// against the 16 ms target.
-//   cold: the element is created already open (loads the panel's chunk, reads IndexedDB, renders);
-//   open: show() on a widget already on the page and closed (panel loaded, its cache read done).
+// against the 16 ms target: one frame at 60 Hz. Opening happens at the start of a frame, as the
+// time a frame leaves for work is what the target is about (see the measure below).
+//   reload: the element is created already open on a page loaded again (the panel's chunk from the
+//     browser's HTTP cache, as the hashed chunks are served for a year; IndexedDB read; render);
+//   no HTTP cache: the same with the browser's cache emptied first (the chunk over the network);
+//   open: show() on a widget already on the page and closed (panel loaded and drawn while hidden).
 // WIDGET_BASELINE=<dir> also measures another build of the widget (a copy of dist/ saved before a
 // change) on the same page and prints the ratio of each median against it.
 import { spawnSync } from 'node:child_process';
@@ -33,7 +36,10 @@ const page = `<!doctype html><meta charset="utf-8"><title>paint</title><body sty
 const server = createServer((req, res) => {
   const file = /^\/chatbot-widget(?:-[\w-]+)?\.js$/.test(req.url ?? '') ? `${bundle}${req.url}` : undefined;
   if (file && existsSync(file)) {
-    res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-store' });
+    // As docs/embedding.md says to serve them: the entry under its fixed name asked for again each
+    // time (so a switch of build is seen), the chunks (content hashes in their names) kept a year.
+    const cache = req.url === '/chatbot-widget.js' ? 'no-store' : 'public, max-age=31536000, immutable';
+    res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': cache });
     res.end(readFileSync(file));
   } else if (req.url === '/') {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -54,6 +60,7 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 800 
 // functions passed to evaluate() run in the page, where that helper must exist too.
 await context.addInitScript('globalThis.__name = (fn) => fn;');
 const tab = await context.newPage();
+const cdp = await context.newCDPSession(tab);
 await tab.goto(origin + '/');
 await tab.waitForFunction(() => customElements.get('chatbot-widget'));
 
@@ -94,9 +101,10 @@ await tab.evaluate(
 );
 
 /** One page load of the given build: ms to the painted frame, ms until the DOM has a bubble, bubbles rendered. */
-async function once(kind: 'cold' | 'open', dir: string) {
+async function once(kind: Kind, dir: string) {
   bundle = dir;
-  // A fresh page each time (the bundle is served with no-store, so a switch of build is seen).
+  if (kind === 'uncached') await cdp.send('Network.clearBrowserCache');
+  // A fresh page each time.
   await tab.goto(origin + '/');
   await tab.waitForFunction(() => customElements.get('chatbot-widget'));
   return tab.evaluate(async (kind) => {
@@ -105,31 +113,52 @@ async function once(kind: 'cold' | 'open', dir: string) {
     if (kind === 'open') {
       document.body.append(el);
       await el.updateComplete;
-      await new Promise((resolve) => setTimeout(resolve, 300)); // its cache read is done
+      // The page settles as a visitor's would before a click: the panel's code loads when the page
+      // is idle and reads the cache (a build that draws nothing while closed just waits the second).
+      const drawn = () => el.shadowRoot!.querySelector('[part~="message"]');
+      for (let waited = 0; !drawn() && waited < 1_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // its whole cached history is read too
     }
-    // The moment the shadow DOM first holds a bubble, seen by a MutationObserver (its callback
-    // runs in the same task as the render), then the frame that shows it: the animation-frame
-    // callback registered right then, and the task after that frame's paint.
+    // Each measure starts at the beginning of a frame (in an animation-frame callback), so what it
+    // counts is the widget's and the browser's work, not the wait for the next frame that a moment
+    // picked at random adds (0 to 16.7 ms at 60 Hz). While that frame is still being made,
+    // `startFrame` is true: what is in the DOM by then is painted in it.
+    let startFrame = false;
+    const frameStart = () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() => {
+          startFrame = true;
+          setTimeout(() => (startFrame = false), 0); // the first task after the frame's paint
+          resolve(); // the caller goes on in this callback's microtasks, before the frame's style and layout
+        }),
+      );
+    // The moment the shadow DOM first shows a bubble (one is in it, and the panel is not hidden:
+    // a closed widget keeps its panel drawn but hidden), seen by a MutationObserver (its callback
+    // runs in the same task as the render), then the frame that shows it: that frame's paint, the
+    // task right after it (the start frame's, or the next one's).
     const painted = (root: ShadowRoot) =>
       new Promise<{ dom: number; ms: number; nodes: number }>((resolve) => {
-        const done = (dom: number) =>
-          requestAnimationFrame(() =>
-            setTimeout(() => resolve({ dom, ms: performance.now() - t0, nodes: root.querySelectorAll('[part~="message"]').length }), 0),
-          );
+        const done = (dom: number) => {
+          const finish = () => resolve({ dom, ms: performance.now() - t0, nodes: root.querySelectorAll('[part~="message"]').length });
+          if (startFrame) setTimeout(finish, 0);
+          else requestAnimationFrame(() => setTimeout(finish, 0));
+        };
         const observer = new MutationObserver(() => {
-          if (!root.querySelector('[part~="message"]')) return;
+          if (!root.querySelector('[part~="message"]') || root.querySelector<HTMLElement>('[part="panel"]')?.hidden !== false) return;
           observer.disconnect();
           done(performance.now() - t0);
         });
-        observer.observe(root, { childList: true, subtree: true });
+        observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
       });
     let t0 = 0;
     if (kind === 'open') {
       const result = painted(el.shadowRoot!);
+      await frameStart();
       t0 = performance.now();
       el.show();
       return result;
     }
+    await frameStart();
     t0 = performance.now();
     el.setAttribute('open', '');
     document.body.append(el); // Lit opens the shadow root here, before its first render (a microtask later)
@@ -148,13 +177,19 @@ function summarize(runs: { ms: number; dom: number; nodes: number }[]) {
   };
 }
 
+type Kind = 'reload' | 'uncached' | 'open';
+const KINDS: [Kind, string][] = [
+  ['reload', 'reload (created open: panel chunk from the HTTP cache + IndexedDB read + render)'],
+  ['uncached', 'no HTTP cache (the same, the panel chunk over the network)'],
+  ['open', 'open (show() on a loaded widget)'],
+];
 // With a baseline the two builds take turns, run by run, so both meet the same machine load.
 const builds = [{ name: 'this build', dir: current }, ...(baseline ? [{ name: 'baseline', dir: baseline }] : [])];
-const runs = builds.map(() => ({
-  cold: [] as { ms: number; dom: number; nodes: number }[],
-  open: [] as { ms: number; dom: number; nodes: number }[],
-}));
-for (const kind of ['cold', 'open'] as const) {
+type Run = { ms: number; dom: number; nodes: number };
+const runs = builds.map(() => ({ reload: [] as Run[], uncached: [] as Run[], open: [] as Run[] }));
+// One visit first, as before a reload: the chunks are in the HTTP cache.
+for (const build of builds) await once('reload', build.dir);
+for (const [kind] of KINDS) {
   for (let run = 0; run < RUNS; run++) {
     for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.dir));
   }
@@ -192,34 +227,32 @@ async function scrollBack(steps: number) {
 const SCROLL_STEPS = 60;
 const scrolled = await scrollBack(SCROLL_STEPS);
 
-const results = builds.map((build, i) => ({ name: build.name, cold: summarize(runs[i]!.cold), open: summarize(runs[i]!.open) }));
+const results = builds.map((build, i) => ({
+  name: build.name,
+  summaries: KINDS.map(([kind, label]) => ({ kind, label, ...summarize(runs[i]![kind]) })),
+}));
 await browser.close();
 server.close();
 
-const [mine, base] = results as [(typeof results)[0], (typeof results)[0] | undefined];
-const { cold, open } = mine;
 console.log(`First paint of ${MESSAGES} cached messages (dist/chatbot-widget.js, Chromium, ${RUNS} page loads each)`);
-for (const { name, cold: c, open: o } of results) {
+for (const { name, summaries } of results) {
   if (baseline) console.log(`${name}${name === 'baseline' ? ` (${baselinePath})` : ''}:`);
-  for (const [label, r] of [
-    ['cold (created open: panel chunk + IndexedDB read + render)', c],
-    ['open (show() on a loaded widget)', o],
-  ] as const) {
+  for (const r of summaries) {
     console.log(
-      `  ${label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`,
+      `  ${r.label}: median ${r.median.toFixed(1)} ms to the painted frame (${r.dom.toFixed(1)} ms until the DOM has it), worst ${r.worst.toFixed(1)} ms; ${r.nodes} message nodes in that frame`,
     );
     console.log(`    vs the ${BUDGET_MS} ms target: ${(r.median / BUDGET_MS).toFixed(2)}x`);
   }
 }
+const [mine, base] = results as [(typeof results)[0], (typeof results)[0] | undefined];
 if (base) {
-  console.log(
-    `this build vs baseline (median to the painted frame): cold ${(cold.median / base.cold.median).toFixed(2)}x, open ${(open.median / base.open.median).toFixed(2)}x`,
-  );
+  const ratios = mine.summaries.map((r, i) => `${r.kind} ${(r.median / base.summaries[i]!.median).toFixed(2)}x`);
+  console.log(`this build vs baseline (median to the painted frame): ${ratios.join(', ')}`);
 }
 console.log(
   `scrolling back ${SCROLL_STEPS} times to the list's top: reached message #${scrolled.oldest} of ${MESSAGES}, at most ${scrolled.most} message nodes in the DOM`,
 );
-if (cold.nodes > 150 || open.nodes > 150 || scrolled.most > 150) {
+if (mine.summaries.some((r) => r.nodes > 150) || scrolled.most > 150) {
   console.error('The DOM is not bounded.');
   process.exit(1);
 }

@@ -36,6 +36,9 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+/** A chunk of the bundle, loaded on demand: `chatbot-widget-<name>-<content hash>.js`, no slash. */
+const HASHED_CHUNK = /^\/chatbot-widget-[\w-]+\.js$/;
+
 function newestChange(dir: string): number {
   if (!existsSync(dir)) return 0;
   let newest = 0;
@@ -72,8 +75,7 @@ export async function createStaticSite(): Promise<StaticSite> {
    * looked up when asked: a rebuild while the server runs renames them (content hashes). The name
    * pattern has no slash, so a request can only ever name a file directly in dist/.
    */
-  const fileOf = (path: string) =>
-    files.get(path) ?? (/^\/chatbot-widget-[\w-]+\.js$/.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
+  const fileOf = (path: string) => files.get(path) ?? (HASHED_CHUNK.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
 
   return {
     serve(req, res) {
@@ -95,7 +97,10 @@ export async function createStaticSite(): Promise<StaticSite> {
         ...crossOrigin,
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
         'Content-Length': body.length,
-        'Cache-Control': 'no-cache',
+        // A chunk's name holds a hash of its content: a new build is a new name, so a visitor's
+        // browser may keep one for a year without asking again (a reload then opens the chat
+        // without a round trip). Pages and chatbot-widget.js keep their names: asked again.
+        'Cache-Control': HASHED_CHUNK.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': CONTENT_SECURITY_POLICY,
         'Referrer-Policy': 'no-referrer',

@@ -71,6 +71,10 @@ test('the token is taken from the link, removed from the address bar, and the fi
   const bundle = await (await fetch(`${stack.origin}/chatbot-widget.js`)).text();
   assert.match(bundle, /import\(`\.\/chatbot-widget-usage-view-[\w-]+\.js`\)|import\(["']\.\/chatbot-widget-usage-view-[\w-]+\.js["']\)/);
   assert.doesNotMatch(bundle, /Busiest users/);
+  // The chunk's name changes with its content, so browsers may keep it; the bundle's name does not.
+  const chunk = /chatbot-widget-usage-view-[\w-]+\.js/.exec(bundle)![0];
+  assert.equal((await fetch(`${stack.origin}/${chunk}`)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  assert.equal((await fetch(`${stack.origin}/chatbot-widget.js`)).headers.get('cache-control'), 'no-cache');
   // Chunks are looked up by name in dist/ only: nothing else is reachable through that pattern.
   for (const path of [
     '/chatbot-widget-missing.js',

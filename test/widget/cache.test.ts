@@ -145,6 +145,49 @@ describe('<chatbot-widget> cache', () => {
     equal(part(el, 'error'), null, 'the history came from the cache, no failed fetch (the network is down)');
   });
 
+  it('draws a closed panel ahead, hidden, so that opening shows the newest messages at once', async () => {
+    const namespace = freshNamespace();
+    const messages = Array.from({ length: 2_000 }, (_, i) => fakeMessage(i, 'cached-session', 'cached-visitor'));
+    await writeCachedConversation(namespace, messages, undefined, undefined, { firstPaint: true });
+    await network(namespace, 'down');
+    const { el } = await mount({}, namespace);
+    const panel = part(el, 'panel')!;
+    // Loaded when the page is idle, the panel draws the newest bubbles while still hidden…
+    await waitFor(() => parts(el, 'message').some((m) => m.dataset.key === 'm001999'), 'the newest bubble, drawn while closed');
+    assert(panel.hidden, 'the panel stays hidden');
+    // Laid out but unseen: the page under it gets the pointer, and nothing in it takes focus.
+    const box = panel.getBoundingClientRect();
+    assert(box.height > 0, 'laid out while closed');
+    const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    assert(under !== el, `the page under the closed panel is what a click reaches, got ${under?.tagName}`);
+    const input = part(el, 'input') as HTMLTextAreaElement;
+    input.focus();
+    assert(el.shadowRoot!.activeElement !== input, 'the closed panel’s field cannot take focus');
+    assert(!parts(el, 'message')[0]!.checkVisibility({ visibilityProperty: true }), 'its bubbles are not visible');
+    assert(parts(el, 'message').length <= 16, `as few bubbles as fill the panel, got ${parts(el, 'message').length}`);
+    const list = part(el, 'messages')!;
+    const atBottom = () => list.scrollHeight - list.scrollTop - list.clientHeight < 4;
+    // …so opening has only to show them, scrolled to the newest.
+    el.show();
+    await el.updateComplete;
+    assert(!panel.hidden, 'shown');
+    assert(list.scrollHeight > list.clientHeight, 'enough bubbles to scroll');
+    assert(atBottom(), `scrolled to the newest message on opening (scrollTop ${list.scrollTop} of ${list.scrollHeight})`);
+    // Scrolled back, then closed: the hidden panel returns to the newest bubbles for the next opening.
+    await waitFor(() => parts(el, 'message').length === 40, 'the full window once shown');
+    list.scrollTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    await waitFor(() => parts(el, 'message').length > 40, 'older bubbles, scrolling up');
+    el.hide();
+    await el.updateComplete;
+    assert(panel.hidden, 'hidden again');
+    assert(parts(el, 'message').length <= 16, `back to the newest few while closed, got ${parts(el, 'message').length}`);
+    equal(parts(el, 'message').at(-1)!.dataset.key, 'm001999', 'the newest message last');
+    el.show();
+    await el.updateComplete;
+    assert(atBottom(), 'at the newest message again when reopened');
+  });
+
   it('keeps the whole cached conversation when the revalidation follows a first paint of its newest messages', async () => {
     // A real visitor with 100 messages upstream, all of them in the cache (as after scrolling up).
     const namespace = freshNamespace();

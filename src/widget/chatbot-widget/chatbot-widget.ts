@@ -352,6 +352,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
     const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
+    // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
+    // only): opening then lays out and paints what is there, in one frame.
     return html`
       ${
         floating
@@ -365,7 +367,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${shown ? (this.panel ? this.panel.render() : this.renderPanelPending(t)) : nothing}
+        ${this.panel ? this.panel.render() : shown ? this.renderPanelPending(t) : nothing}
       </div>
     `;
   }

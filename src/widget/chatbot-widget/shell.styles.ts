@@ -133,7 +133,17 @@ export const shellStyles = [
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
+  }
+  .floating[part='panel']:not([hidden]) {
     animation: rise 0.18s ease-out;
+  }
+  /* Closed, the floating panel stays laid out, unseen: nothing in it can be seen, pointed at,
+     focused or read out, and opening has only to paint it (the panel draws its newest bubbles
+     while closed). */
+  .floating[part='panel'][hidden] {
+    display: flex !important;
+    visibility: hidden;
+    pointer-events: none;
   }
   .inline[part='panel'] {
     block-size: 100%;

@@ -7,7 +7,7 @@
  * {@link OutboxSender.locals}): a local disappears only when its server copy is in the list,
  * so nothing vanishes and nothing shows twice.
  */
-import type { MessageListResponse, SessionListResponse } from '../../shared/types.js';
+import type { Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import { isAbort, type Connection, type ControllerContext } from './connection.js';
 import { mergeMessages, mergeNewestPage, type CachedConversation, type HistoryCache } from './history-cache.js';
 import type { OutboxSender } from './outbox-sender.js';
@@ -54,9 +54,24 @@ export class Conversation {
 
   /** The bubbles of the shown conversation, oldest first. */
   get messages(): ViewMessage[] {
-    if (this.viewing) return (this.viewed?.messages ?? []).map(toView);
+    if (this.viewing) return this.views(this.viewed?.messages ?? []);
     const server = this.current?.messages ?? [];
-    return [...server.map(toView), ...this.sender.locals(server)];
+    const locals = this.sender.locals(server);
+    const views = this.views(server);
+    return locals.length ? [...views, ...locals] : views;
+  }
+
+  /** The last list of server messages turned into bubbles, and those bubbles. */
+  private bubbles: { messages: readonly Message[]; views: ViewMessage[] } | undefined;
+
+  /**
+   * The bubbles of a list of server messages. Every render asks for them, and a cached history
+   * holds thousands: a list is only ever replaced, never changed in place, so the last one's
+   * bubbles are kept for as long as it is the one shown.
+   */
+  private views(messages: readonly Message[]): ViewMessage[] {
+    if (this.bubbles?.messages !== messages) this.bubbles = { messages, views: messages.map(toView) };
+    return this.bubbles.views;
   }
 
   /** More messages of the shown conversation exist upstream than are held. */

@@ -7,6 +7,7 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { ChatController } from '../../controllers/chat-controller.js';
+import { afterNextPaint } from '../../after-paint.js';
 import { emit } from '../../emit.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
@@ -185,8 +186,13 @@ export class ChatPanel {
     // set by the page): only an attached one may connect, or a removed widget would come back to
     // life and write its stale view over what other tabs and elements stored since.
     if (host.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
-    if (changed.has('open') && host.open && !changed.get('open')) this.window.narrowNextPaint();
-    this.window.rememberAnchor(this.list);
+    // Closed, the panel stays drawn (hidden) so that opening only lays it out and paints it: it
+    // waits with the newest bubbles, as few as fill the panel.
+    if (changed.has('open') && !host.open && changed.get('open')) {
+      this.window.follow();
+      this.window.narrowNextPaint();
+    }
+    if (host.isShown) this.window.rememberAnchor(this.list);
     const revealing = this.revealing;
     if (revealing && !revealing.shown && this.chat.conversation.messages.some((m) => m.key === revealing.key)) {
       this.window.reveal(revealing.key);
@@ -198,6 +204,8 @@ export class ChatPanel {
   updated(changed: PropertyValues) {
     const host = this.host;
     if (changed.has('mode') && host.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
+    // Hidden, nothing is measured: every measure would lay out the page for a panel not seen.
+    if (!host.isShown) return;
     const list = this.list;
     this.window.restoreScroll(list);
     this.focusRevealed(list);
@@ -213,7 +221,8 @@ export class ChatPanel {
 
   /** The panel was shown: fresh messages, the newest in view, focus in the field (floating). */
   opened() {
-    void this.chat.conversation.revalidate();
+    // Asked once the opened panel is on screen: building the request would delay that frame.
+    void afterNextPaint().then(() => this.chat.conversation.revalidate());
     void this.chat.unread.clear();
     this.window.follow();
     if (this.host.mode === 'floating') void this.host.updateComplete.then(() => this.composer.input?.focus());
