@@ -188,6 +188,37 @@ describe('<chatbot-widget> cache', () => {
     assert(atBottom(), 'at the newest message again when reopened');
   });
 
+  it('refreshes the conversation once per opening: created open, and opened later', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('hello');
+    await waitForReplies(first.el, 1);
+    unmountAll();
+    // Each refresh starts with the page of sessions.
+    const original = window.fetch;
+    let refreshes = 0;
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (new URL(url, document.baseURI).pathname.endsWith('/chatbot/sessions')) refreshes++;
+      return original(input, init);
+    };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 600));
+    try {
+      const { el } = await mount({ open: '' }, namespace);
+      await waitFor(() => refreshes > 0, 'the refresh of a widget created open');
+      await settle();
+      equal(refreshes, 1, 'one refresh for a widget created open');
+      el.hide();
+      await el.updateComplete;
+      el.show();
+      await waitFor(() => refreshes > 1, 'the refresh of the next opening');
+      await settle();
+      equal(refreshes, 2, 'one more for the next opening');
+    } finally {
+      window.fetch = original;
+    }
+  });
+
   it('keeps the whole cached conversation when the revalidation follows a first paint of its newest messages', async () => {
     // A real visitor with 100 messages upstream, all of them in the cache (as after scrolling up).
     const namespace = freshNamespace();

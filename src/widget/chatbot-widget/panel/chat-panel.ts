@@ -221,8 +221,9 @@ export class ChatPanel {
 
   /** The panel was shown: fresh messages, the newest in view, focus in the field (floating). */
   opened() {
-    // Asked once the opened panel is on screen: building the request would delay that frame.
-    void afterNextPaint().then(() => this.chat.conversation.revalidate());
+    // A panel not connected yet refreshes when it connects (shown). Otherwise the refresh is
+    // asked once the opened panel is on screen: building the request would delay that frame.
+    if (this.connectedEndpoint !== undefined) void afterNextPaint().then(() => this.chat.conversation.revalidate());
     void this.chat.unread.clear();
     this.window.follow();
     if (this.host.mode === 'floating') void this.host.updateComplete.then(() => this.composer.input?.focus());
