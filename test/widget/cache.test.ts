@@ -8,15 +8,16 @@ import {
   endpointOf,
   equal,
   fakeMessage,
-  firstBubbles,
   freshNamespace,
   idbGet,
   idbSet,
   idbStore,
   mount,
+  mountWatched,
   network,
   part,
   parts,
+  readFirstPaintRecord,
   seed,
   storedIdentity,
   unmountAll,
@@ -24,6 +25,7 @@ import {
   waitFor,
   waitForReplies,
   writeCachedConversation,
+  writeFirstPaintRecord,
 } from './support/helpers.js';
 
 afterEach(() => unmountAll());
@@ -41,12 +43,12 @@ describe('<chatbot-widget> cache', () => {
     await first.el.send('remember me');
     await waitForReplies(first.el, 1);
     await waitFor(() => parts(first.el, 'message').every((m) => !m.dataset.key!.startsWith('local-')), 'server ids');
-    // What the next first paint needs is in one record of this endpoint, tagged with the visitor.
-    const paint = await waitFor(
-      () => idbGet<{ userId: string; conversation: { messages: { text: string }[] } }>(`paint|${absoluteEndpoint(namespace)}|`, idbStore),
-      'the first-paint record',
-    );
-    equal(paint.userId, (await storedIdentity(namespace))!.userId);
+    // What the next first paint needs is in one record of this endpoint in localStorage (read
+    // without waiting for IndexedDB), tagged with the visitor, who is named beside it.
+    const paint = await waitFor(() => readFirstPaintRecord(namespace).record, 'the first-paint record');
+    const { userId } = (await storedIdentity(namespace))!;
+    equal(paint.userId, userId);
+    equal(readFirstPaintRecord(namespace).visitor, userId, 'the stored visitor named beside the record');
     equal(paint.conversation.messages.map((m) => m.text).join('|'), 'remember me|You said: remember me');
     unmountAll();
 
@@ -85,7 +87,8 @@ describe('<chatbot-widget> cache', () => {
     equal(parts(el, 'message').length, 0, 'nothing shown');
     equal(await storedIdentity(namespace), undefined, 'identity gone');
     equal(await idbGet(`index|${absoluteEndpoint(namespace)}|${before.userId}|`, idbStore), undefined, 'cache gone');
-    equal(await idbGet(`paint|${absoluteEndpoint(namespace)}|`, idbStore), undefined, 'first-paint record gone');
+    equal(readFirstPaintRecord(namespace).record, undefined, 'first-paint record gone');
+    equal(readFirstPaintRecord(namespace).visitor, null, 'the visitor no longer named');
     unmountAll();
     const again = await mount({ open: '' }, namespace);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -119,9 +122,9 @@ describe('<chatbot-widget> cache', () => {
     const messages = Array.from({ length: 2_000 }, (_, i) => fakeMessage(i, 'cached-session', 'cached-visitor'));
     await writeCachedConversation(namespace, messages, undefined, undefined, { firstPaint: true });
     await network(namespace, 'down');
-    const { el } = await mount({ open: '', mode: 'inline', style: 'height:500px' }, namespace);
+    const { el, first: firstRender } = mountWatched({ open: '', mode: 'inline', style: 'height:500px' }, namespace);
     // The first paint holds only the newest few bubbles (from the first-paint record)…
-    const first = await firstBubbles(el);
+    const first = await firstRender;
     assert(first.length > 0 && first.length <= 16, `a narrow first window, got ${first.length}`);
     equal(first.at(-1), 'm001999', 'the newest message is in the first paint');
     // …then the window widens above them, and the whole cached history follows.
@@ -245,11 +248,10 @@ describe('<chatbot-widget> cache', () => {
     const upstream = (await upstreamMessages(userId)).reverse();
     equal(upstream.length, 100);
     await idbSet(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages: upstream, totalItems: 100 }, idbStore);
-    await idbSet(`paint|${base}|`, { userId, conversation: { sessionId, messages: upstream.slice(-60), totalItems: 100 } }, idbStore);
+    writeFirstPaintRecord(namespace, userId, { sessionId, messages: upstream.slice(-24), totalItems: 100 });
 
     const mounted = Date.now();
-    const { el } = await mount({ open: '', 'page-size': '20' }, namespace);
-    const painted = await firstBubbles(el);
+    const painted = await mountWatched({ open: '', 'page-size': '20' }, namespace).first;
     equal(painted.at(-1), upstream.at(-1)!.id, 'first paint from the record');
     // The revalidation merges the server's newest page and writes the conversation back.
     const written = () => idbGet<{ messages: unknown[] }>(`conversation|${base}|${userId}|${sessionId}`, idbStore);
@@ -281,24 +283,6 @@ describe('<chatbot-widget> cache', () => {
     await el.updateComplete;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     equal((await idbGet<{ marker?: string }>(key, idbStore))?.marker, 'written by someone else', 'the detached widget rewrote the cache');
-  });
-
-  it('ignores a first-paint record left by another visitor of the endpoint', async () => {
-    const namespace = freshNamespace();
-    const mine = [fakeMessage(0, 'cached-session', 'cached-visitor'), fakeMessage(1, 'cached-session', 'cached-visitor')];
-    await writeCachedConversation(namespace, mine);
-    const stranger = { ...fakeMessage(2, 'other-session', 'someone-else'), id: 'stranger', text: 'not yours' };
-    await idbSet(
-      `paint|${absoluteEndpoint(namespace)}|`,
-      { userId: 'someone-else', conversation: { sessionId: 'other-session', messages: [stranger], totalItems: 1 } },
-      idbStore,
-    );
-    await network(namespace, 'down');
-    const { el } = await mount({ open: '' }, namespace);
-    const first = await firstBubbles(el);
-    equal(first.join(','), 'm000000,m000001', 'the first paint is the visitor’s own cache');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    equal(bubbleTexts(el).join('|'), 'Question number 0|Answer number 1');
   });
 
   it('renders cached replies through the same safe Markdown: HTML in the cache never runs', async () => {

@@ -235,8 +235,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       ({ ChatPanel, panelStyles, englishStrings }) => {
         if (this.panel) return this.panel;
         this.english = englishStrings;
-        adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
+        // Built before its styles join, while the element's layout is still clean: it measures the panel.
         const panel = new ChatPanel(this);
+        adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
         this.panel = panel;
         this.panelFailed = false;
         if (this.open) panel.opened();

@@ -16,6 +16,7 @@ import { afterNextPaint } from '../after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
 import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
+import { readFirstPaint, rememberVisitor } from './first-paint-record.js';
 import { HistoryCache, type CachedConversation } from './history-cache.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import { OutboxSender } from './outbox-sender.js';
@@ -138,23 +139,24 @@ export class ChatController implements ReactiveController {
   private async load(connection: Connection) {
     const { transport, signal } = connection;
     try {
-      // One round of reads for the first paint: the identity, the outbox and the first-paint
-      // record do not depend on each other, so IndexedDB serves them at once.
-      const [identity, entries, paint] = await Promise.all([
-        transport.storedIdentity(),
-        this.outbox.list(),
-        this.cache.loadFirstPaint(transport.base).catch(() => undefined),
-      ]);
+      // The newest messages are drawn in the render this runs before (it runs in the element's
+      // willUpdate), read synchronously from the first-paint record; the whole cached history
+      // (up to thousands of messages to deserialize) only once that frame is on screen.
+      const painted = readFirstPaint(transport.base);
+      if (painted) this.conversation.current = painted.conversation;
+      const [identity, entries] = await Promise.all([transport.storedIdentity(), this.outbox.list()]);
       if (signal.aborted) return;
+      rememberVisitor(transport.base, identity?.userId);
       let read: OutboxEntry[] | undefined = entries;
-      if (identity && paint?.userId === identity.userId) {
-        // The newest messages first; the whole cached history (up to thousands of messages to
-        // deserialize) only once that frame is on screen.
-        this.conversation.current = paint.conversation;
+      if (painted && painted.userId === identity?.userId) {
         this.sender.adopt(entries);
         this.host.requestUpdate();
         await afterNextPaint();
         read = undefined; // read again: a frame has passed
+      } else if (painted) {
+        // Not the stored visitor's after all (their identity changed in a way the record missed).
+        this.conversation.current = undefined;
+        this.host.requestUpdate();
       }
       await this.loadFromStorage(connection, read);
     } catch {
@@ -189,6 +191,7 @@ export class ChatController implements ReactiveController {
   private async onIdentity(connection: Connection) {
     if (connection.signal.aborted) return;
     const identity = await connection.transport.storedIdentity();
+    rememberVisitor(connection.transport.base, identity?.userId);
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
     this.history.use(connection);
@@ -284,6 +287,7 @@ export class ChatController implements ReactiveController {
     await this.cache.clearEndpoint(transport.base);
     await this.feedback.clearEndpoint(transport.base);
     await this.unread.forget(transport.base);
+    rememberVisitor(transport.base, undefined);
     await transport.forgetIdentity();
     this.sync.post({ type: 'reset' });
     await this.connect(transport.base, false);

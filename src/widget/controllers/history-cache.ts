@@ -2,44 +2,26 @@
  * Cached pages of the visitor's sessions and messages, for an instant first paint
  * (stale-while-revalidate). Namespaced by endpoint and visitor, bounded in size: each session
  * keeps its newest {@link MAX_MESSAGES_PER_SESSION} messages and the whole namespace at most
- * {@link MAX_CACHED_MESSAGES}, evicting the least recently opened sessions first.
+ * {@link MAX_CACHED_MESSAGES}, evicting the least recently opened sessions first. The newest
+ * few messages of the current conversation are also copied to the first-paint record
+ * (first-paint-record.ts), which a reload reads before IndexedDB has opened.
  */
 import type { ChatSession, Message } from '../../shared/types.js';
+import { checkedConversation, type CachedConversation } from './cached-conversation.js';
+import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
 import type { KeyValueStorage } from './storage.js';
+
+export type { CachedConversation };
 
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
 export const MAX_CACHED_SESSIONS = 40;
-/**
- * The newest messages of the current conversation are also stored on their own, in the
- * {@link FirstPaint} record, so the first paint reads a few kilobytes, not the whole cached
- * history (which follows right after).
- */
-export const HEAD_SIZE = 60;
-
-/** One session's messages: a contiguous run, oldest first, ending at the newest known message. */
-export interface CachedConversation {
-  sessionId: string;
-  messages: Message[];
-  /** Messages the server holds for this session, as of the last fetch. */
-  totalItems: number;
-}
 
 /** The history list as far as it has been paged. */
 export interface CachedSessions {
   sessions: ChatSession[];
   totalPages: number;
   pagesLoaded: number;
-}
-
-/**
- * Everything the first paint needs, in one record per endpoint (not per visitor), so it can be
- * read at the same time as the identity instead of after it: whose conversation it is, and its
- * newest {@link HEAD_SIZE} messages.
- */
-export interface FirstPaint {
-  userId: string;
-  conversation: CachedConversation;
 }
 
 interface CacheIndex {
@@ -80,22 +62,6 @@ export function mergeNewestPage(cached: readonly Message[], page: readonly Messa
   return mergeMessages(mayHaveGap ? [] : cached, page);
 }
 
-const paintKey = (base: string) => `paint|${base}|`;
-
-/**
- * A stored conversation as the widget can use it. IndexedDB hands back whatever was put there
- * (by another script of the site, or an older version of the widget), so records are checked
- * on the way in: messages whose id, text or time is not a string are left out, which keeps
- * later code (merging, reconciling, rendering) from failing on them.
- */
-function checked(value: CachedConversation | undefined): CachedConversation | undefined {
-  if (!value || typeof value.sessionId !== 'string' || !Array.isArray(value.messages)) return undefined;
-  const messages = value.messages.filter(
-    (m) => m && typeof m.id === 'string' && typeof m.text === 'string' && typeof m.createdAt === 'string',
-  );
-  return { sessionId: value.sessionId, messages, totalItems: Number(value.totalItems) || messages.length };
-}
-
 export class HistoryCache {
   private base = '';
   private userId = '';
@@ -109,13 +75,6 @@ export class HistoryCache {
 
   private get namespace() {
     return `${this.base}|${this.userId}`;
-  }
-
-  /** The first-paint record of an endpoint; the caller checks it belongs to the stored visitor. */
-  async loadFirstPaint(base: string): Promise<FirstPaint | undefined> {
-    const paint = await this.storage.get<FirstPaint>(paintKey(base));
-    const conversation = checked(paint?.conversation);
-    return conversation && typeof paint!.userId === 'string' ? { userId: paint!.userId, conversation } : undefined;
   }
 
   private key(kind: string, id = '') {
@@ -135,7 +94,7 @@ export class HistoryCache {
     if (index.current === sessionId) return;
     index.current = sessionId;
     // The first-paint record shows the old current conversation: gone until the new one is saved.
-    await this.storage.delete(paintKey(this.base));
+    dropFirstPaint(this.base);
     await this.storage.set(this.key('index'), index);
   }
 
@@ -148,13 +107,13 @@ export class HistoryCache {
   }
 
   async loadConversation(sessionId: string) {
-    return checked(await this.storage.get<CachedConversation>(this.key('conversation', sessionId)));
+    return checkedConversation(await this.storage.get<CachedConversation>(this.key('conversation', sessionId)));
   }
 
   /** Every cached conversation of the visitor (for the history search). */
   async loadConversations(): Promise<CachedConversation[]> {
     const stored = await this.storage.list<CachedConversation>(this.key('conversation'));
-    return stored.map(checked).filter((c): c is CachedConversation => !!c);
+    return stored.map(checkedConversation).filter((c): c is CachedConversation => !!c);
   }
 
   /**
@@ -165,10 +124,7 @@ export class HistoryCache {
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
     await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.index();
-    if (index.current === conversation.sessionId && this.userId) {
-      const paint: FirstPaint = { userId: this.userId, conversation: { ...conversation, messages: messages.slice(-HEAD_SIZE) } };
-      await this.storage.set(paintKey(this.base), paint);
-    }
+    if (index.current === conversation.sessionId && this.userId) saveFirstPaint(this.base, this.userId, { ...conversation, messages });
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
     const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
     let total = ids.reduce((sum, id) => sum + index.entries[id]![1], 0);
@@ -195,6 +151,8 @@ export class HistoryCache {
 
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
+    dropFirstPaint(base);
+    // (`paint`: the first-paint records earlier versions kept in IndexedDB.)
     await Promise.all(
       ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)),
     );

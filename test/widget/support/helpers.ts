@@ -139,7 +139,8 @@ export function fakeMessage(i: number, sessionId: string, userId: string, start 
 
 /**
  * Puts a visitor and one cached conversation into IndexedDB, as a previous visit would have;
- * with `firstPaint`, also the first-paint record (the newest 60 messages) the widget writes.
+ * with `firstPaint`, also the first-paint record the widget keeps in localStorage (the newest
+ * 24 messages, and the visitor they belong to).
  */
 export async function writeCachedConversation(
   namespace: string,
@@ -152,23 +153,55 @@ export async function writeCachedConversation(
   await set(`identity|${base}`, { token: 'not-a-valid-token', userId }, store);
   await set(`index|${base}|${userId}|`, { current: sessionId, entries: { [sessionId]: [Date.now(), messages.length] } }, store);
   await set(`conversation|${base}|${userId}|${sessionId}`, { sessionId, messages, totalItems: messages.length }, store);
-  if (firstPaint)
-    await set(`paint|${base}|`, { userId, conversation: { sessionId, messages: messages.slice(-60), totalItems: messages.length } }, store);
+  if (firstPaint) writeFirstPaintRecord(namespace, userId, { sessionId, messages: messages.slice(-24), totalItems: messages.length });
 }
 
-/** Resolves with the message keys of the first render that shows bubbles (watched from the start). */
-export function firstBubbles(el: HTMLElement): Promise<string[]> {
+const paintKey = (namespace: string) => `chatbot-widget|paint|${absoluteEndpoint(namespace)}`;
+const visitorKey = (namespace: string) => `chatbot-widget|visitor|${absoluteEndpoint(namespace)}`;
+
+/**
+ * Writes the first-paint record of an endpoint in localStorage: a conversation of `userId`, and
+ * `visitor` as the endpoint's stored visitor (by default the same).
+ */
+export function writeFirstPaintRecord(namespace: string, userId: string, conversation: object, visitor = userId) {
+  localStorage.setItem(visitorKey(namespace), visitor);
+  localStorage.setItem(paintKey(namespace), JSON.stringify({ userId, conversation }));
+}
+
+/** The first-paint record of an endpoint, and the visitor named beside it, as stored. */
+export function readFirstPaintRecord(namespace: string) {
+  const text = localStorage.getItem(paintKey(namespace));
+  return {
+    visitor: localStorage.getItem(visitorKey(namespace)),
+    record: text ? (JSON.parse(text) as { userId: string; conversation: { messages: { id: string; text: string }[] } }) : undefined,
+  };
+}
+
+/**
+ * Mounts a widget watched from before its first render. `first` resolves with the message keys
+ * of the first render that shows bubbles; `drawnEmpty` tells whether the message list was ever
+ * drawn without any before that.
+ */
+export function mountWatched(attributes: Record<string, string> = {}, namespace = freshNamespace()) {
+  const el = document.createElement('chatbot-widget') as ChatbotWidget;
+  el.setAttribute('endpoint', endpointOf(namespace));
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  document.body.append(el); // the shadow root is there now; the first render is a microtask away
+  mounted.push(el);
   const root = el.shadowRoot!;
-  return new Promise((resolve) => {
-    const read = () => [...root.querySelectorAll<HTMLElement>('[part~="message"]')].map((m) => m.dataset.key!);
+  let drawnEmpty = false;
+  const first = new Promise<string[]>((resolve) => {
     const observer = new MutationObserver(() => {
-      const keys = read();
+      const list = root.querySelector('[part="messages"]');
+      const keys = [...root.querySelectorAll<HTMLElement>('[part~="message"]')].map((m) => m.dataset.key!);
+      if (list && !keys.length) drawnEmpty = true;
       if (!keys.length) return;
       observer.disconnect();
       resolve(keys);
     });
     observer.observe(root, { childList: true, subtree: true });
   });
+  return { el, first, drawnEmpty: () => drawnEmpty };
 }
 
 /** One `POST …/message` the page made: its idempotency key and the text it carried. */

@@ -83,6 +83,10 @@ export class ChatPanel {
     this.quotaClock = new QuotaClock(host);
     this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
     this.search = new HistorySearch(host, () => this.chat.cachedConversations());
+    // The first paint fills the panel the element has drawn, measured while its layout is still
+    // the last frame's (before the panel's styles join), so measuring costs nothing.
+    const panel = this.part('panel');
+    if (panel) this.window.measured(panel.clientHeight, panel.clientWidth);
     this.listen(true);
     new FocusTrap(host, {
       active: () => host.mode === 'floating' && host.open,
@@ -208,6 +212,8 @@ export class ChatPanel {
     if (!host.isShown) return;
     const list = this.list;
     this.window.restoreScroll(list);
+    // Laid out by now (restoring the scroll position measured it): what the next first paint fills.
+    if (list) this.window.measured(list.clientHeight, list.clientWidth);
     this.focusRevealed(list);
     this.observeSessions();
     this.codeBlocks.update(

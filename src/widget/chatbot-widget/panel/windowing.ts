@@ -5,11 +5,6 @@ import { afterNextPaint } from '../../after-paint.js';
 
 /** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
 const WINDOW = 40;
-/**
- * Bubbles of the first paint after connecting or opening: enough to fill a tall panel, fewer to
- * lay out; the window widens to {@link WINDOW} right after that frame (above the fold).
- */
-const FIRST_WINDOW = 16;
 /** Bubbles added per scroll step. */
 const STEP = 30;
 /** At most this many bubbles are in the DOM, however long the conversation. */
@@ -31,8 +26,13 @@ export class MessageWindow {
   private anchor: { key: string; offset: number } | undefined;
   /** The slice the last render drew. */
   rendered: ViewMessage[] = [];
-  /** The next paint shows only the newest {@link FIRST_WINDOW} bubbles. */
+  /**
+   * The next paint (after connecting, or while closed) shows only the newest bubbles that fill
+   * the list (see {@link firstWindow}); the window widens to {@link WINDOW} right after it.
+   */
   private narrow = true;
+  /** The box those bubbles fill (px): the list's, once measured; before, the panel's or the viewport's. */
+  private fill = { height: globalThis.innerHeight || 800, width: 360 };
   private widening: Promise<void> | undefined;
 
   constructor(
@@ -50,6 +50,11 @@ export class MessageWindow {
   /** The next paint is a first one (connected, opened): keep it small. */
   narrowNextPaint() {
     this.narrow = true;
+  }
+
+  /** The size of the box the first bubbles must fill, as last laid out (0 where not laid out: ignored). */
+  measured(height: number, width: number) {
+    if (height > 0 && width > 0) this.fill = { height, width };
   }
 
   /** Opens at `key`: the slice around it, no following. */
@@ -70,7 +75,7 @@ export class MessageWindow {
       if (i >= 0) end = i + 1;
       else this.lastKey = undefined;
     }
-    let start = Math.max(0, end - (this.narrow ? FIRST_WINDOW : WINDOW));
+    let start = Math.max(0, end - (this.narrow ? firstWindow(messages, end, this.fill) : WINDOW));
     if (this.firstKey) {
       const i = messages.findIndex((m) => m.key === this.firstKey);
       if (i >= 0 && i < end) start = Math.min(start, i);
@@ -170,4 +175,31 @@ export class MessageWindow {
       last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1,
     ];
   }
+}
+
+/**
+ * Lower bounds of a bubble's height, for sizing the first paint without laying anything out:
+ * its padding, time line and gap, plus a line of text per {@link CHAR_PX} px of width (real
+ * bubbles are taller: more chrome, wider glyphs, the action row of a reply).
+ */
+const BUBBLE_PX = 36;
+const LINE_PX = 20;
+const CHAR_PX = 6;
+
+/**
+ * How many of the newest bubbles (those before `end`) fill a box of the given size, by estimates
+ * that err towards more: the first paint is small, and no emptier than a full list.
+ */
+function firstWindow(messages: readonly ViewMessage[], end: number, fill: { height: number; width: number }) {
+  const charsPerLine = Math.max(20, Math.floor((fill.width * 0.85) / CHAR_PX));
+  let height = 0;
+  let count = 0;
+  while (count < WINDOW && end - count > 0 && height < fill.height) {
+    const text = messages[end - count - 1]!.text;
+    let lines = 0;
+    for (const line of text.split('\n')) lines += Math.max(1, Math.ceil(line.length / charsPerLine));
+    height += BUBBLE_PX + LINE_PX * lines;
+    count++;
+  }
+  return count;
 }
