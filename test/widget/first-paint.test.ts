@@ -52,17 +52,16 @@ describe('<chatbot-widget> first paint', () => {
   it('draws as many of the newest bubbles as fill the list, and few more', async () => {
     const cases: [string, Record<string, string>, (i: number) => string, number][] = [
       ['floating, one-line messages', { open: '' }, (i) => `Short message ${i}`, 12],
-      ['floating, long replies', { open: '' }, (i) => `Reply ${i} ${'word '.repeat(120)}`, 4],
+      // Each fills half the list: the first paint's minimum, 6, and no more.
+      ['floating, long replies', { open: '' }, (i) => `Reply ${i} ${'word '.repeat(120)}`, 6],
       ['inline and wide, one-line messages', { mode: 'inline', style: 'display:block;width:900px;height:560px' }, (i) => `Line ${i}`, 14],
+      ['inline, Markdown lists', { mode: 'inline', style: 'display:block;height:560px' }, (i) => `Item ${i}:\n\n- one\n- two\n- three`, 8],
+      // The replies' long line of code scrolls sideways in its bubble: one line high, not many.
       [
-        'inline, Markdown lists',
-        { mode: 'inline', style: 'display:block;height:560px' },
-        (i) => `Item ${i}:
-
-- one
-- two
-- three`,
-        8,
+        'inline and tall, one-line code blocks',
+        { mode: 'inline', style: 'display:block;height:1200px' },
+        (i) => (i % 2 ? `Code ${i}:\n\n\`\`\`json\n{"data":"${'x'.repeat(3_000)}"}\n\`\`\`` : `Question ${i}`),
+        16,
       ],
     ];
     for (const [name, attributes, text, most] of cases) {
@@ -100,7 +99,8 @@ describe('<chatbot-widget> first paint', () => {
     const stranger = { ...fakeMessage(2, 'other-session', 'someone-else'), id: 'stranger', text: 'not yours' };
     writeFirstPaintRecord(namespace, 'someone-else', { sessionId: 'other-session', messages: [stranger], totalItems: 1 });
     await network(namespace, 'down');
-    const { el } = await mount({ open: '' }, namespace);
+    const { el, first } = mountWatched({ open: '' }, namespace);
+    equal((await first).join(','), 'stranger', 'drawn at first (the record and its name agree)');
     await waitFor(() => parts(el, 'message').length === 0, 'the other visitor’s messages taken down');
     equal(readFirstPaintRecord(namespace).record, undefined, 'the other visitor’s record is gone');
     equal(readFirstPaintRecord(namespace).visitor, 'cached-visitor', 'the stored visitor named');
@@ -127,6 +127,24 @@ describe('<chatbot-widget> first paint', () => {
     const { first, drawnEmpty } = mountWatched({ open: '' }, namespace);
     equal((await first).at(-1), 'm000039', 'the newest message first');
     equal(drawnEmpty(), false, 'the list was drawn empty before the cached messages came');
+  });
+
+  it('a renewed identity (the stored token refused) unnames the old visitor: their record is never drawn again', async () => {
+    const namespace = await cachedConversation(4, (i) => `Old visitor's message ${i}`);
+    await network(namespace, 'up');
+    const { el } = await mount({ open: '' }, namespace);
+    // The stored token is not valid: the send gets a 401, and a new identity from the handler.
+    await el.send('hello again');
+    await waitForReplies(el, 1);
+    const { visitor, record } = await waitFor(() => {
+      const stored = readFirstPaintRecord(namespace);
+      return stored.record?.userId === stored.visitor && stored.visitor !== 'cached-visitor' ? stored : undefined;
+    }, 'the new visitor named, with a record of their own');
+    assert(visitor, 'a visitor named');
+    equal(record!.conversation.messages.map((m) => m.text).join('|'), 'hello again|You said: hello again');
+    unmountAll();
+    const { first } = mountWatched({ open: '' }, namespace);
+    equal((await first).length, 2, 'a reload draws the new visitor’s conversation only');
   });
 
   it('keeps the first-paint record small: long replies leave fewer messages in it', async () => {

@@ -4,7 +4,7 @@ import { assert, equal } from './support/helpers.js';
 import { fold, tokenize, useSegmenter } from '../../src/widget/search/tokenize.js';
 import { SearchIndex, type SearchHit } from '../../src/widget/search/search-index.js';
 import { highlight } from '../../src/widget/search/highlight.js';
-import type { CachedConversation } from '../../src/widget/controllers/history-cache.js';
+import type { CachedConversation } from '../../src/widget/controllers/cached-conversation.js';
 
 let ids = 0;
 /** A cached conversation of visitor messages (`[text, minutes ago]`), each followed by a bot answer. */

@@ -16,8 +16,9 @@ import { afterNextPaint } from '../after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
 import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
-import { readFirstPaint, rememberVisitor } from './first-paint-record.js';
-import { HistoryCache, type CachedConversation } from './history-cache.js';
+import { readFirstPaint } from './first-paint-record.js';
+import type { CachedConversation } from './cached-conversation.js';
+import { HistoryCache } from './history-cache.js';
 import { Outbox, type OutboxEntry } from './outbox.js';
 import { OutboxSender } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
@@ -138,29 +139,34 @@ export class ChatController implements ReactiveController {
 
   private async load(connection: Connection) {
     const { transport, signal } = connection;
+    // The newest messages are drawn in the render this runs before (it runs in the element's
+    // willUpdate), read synchronously from the first-paint record; the whole cached history
+    // (up to thousands of messages to deserialize) only once that frame is on screen.
+    const painted = readFirstPaint(transport.base);
+    if (painted) this.conversation.current = painted.conversation;
+    let confirmed = false;
     try {
-      // The newest messages are drawn in the render this runs before (it runs in the element's
-      // willUpdate), read synchronously from the first-paint record; the whole cached history
-      // (up to thousands of messages to deserialize) only once that frame is on screen.
-      const painted = readFirstPaint(transport.base);
-      if (painted) this.conversation.current = painted.conversation;
       const [identity, entries] = await Promise.all([transport.storedIdentity(), this.outbox.list()]);
       if (signal.aborted) return;
-      rememberVisitor(transport.base, identity?.userId);
+      transport.nameVisitor(); // also names a visitor stored by an earlier version
+      confirmed = painted?.userId === identity?.userId;
       let read: OutboxEntry[] | undefined = entries;
-      if (painted && painted.userId === identity?.userId) {
+      if (painted && confirmed) {
         this.sender.adopt(entries);
         this.host.requestUpdate();
         await afterNextPaint();
         read = undefined; // read again: a frame has passed
-      } else if (painted) {
-        // Not the stored visitor's after all (their identity changed in a way the record missed).
-        this.conversation.current = undefined;
-        this.host.requestUpdate();
       }
       await this.loadFromStorage(connection, read);
     } catch {
       // storage read failed: the widget still works, uncached
+    } finally {
+      // Drawn but not the stored visitor's after all (their identity changed in a way the
+      // record missed, or it could not be read): taken down.
+      if (painted && !confirmed && this.conversation.current === painted.conversation) {
+        this.conversation.current = undefined;
+        this.host.requestUpdate();
+      }
     }
   }
 
@@ -191,7 +197,6 @@ export class ChatController implements ReactiveController {
   private async onIdentity(connection: Connection) {
     if (connection.signal.aborted) return;
     const identity = await connection.transport.storedIdentity();
-    rememberVisitor(connection.transport.base, identity?.userId);
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
     this.history.use(connection);
@@ -287,7 +292,6 @@ export class ChatController implements ReactiveController {
     await this.cache.clearEndpoint(transport.base);
     await this.feedback.clearEndpoint(transport.base);
     await this.unread.forget(transport.base);
-    rememberVisitor(transport.base, undefined);
     await transport.forgetIdentity();
     this.sync.post({ type: 'reset' });
     await this.connect(transport.base, false);

@@ -9,7 +9,8 @@
  */
 import type { Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import { isAbort, type Connection, type ControllerContext } from './connection.js';
-import { mergeMessages, mergeNewestPage, type CachedConversation, type HistoryCache } from './history-cache.js';
+import type { CachedConversation } from './cached-conversation.js';
+import { mergeMessages, mergeNewestPage, type HistoryCache } from './history-cache.js';
 import type { OutboxSender } from './outbox-sender.js';
 import type { SessionHistory } from './session-history.js';
 import { RequestFailure } from './transport.js';

@@ -14,8 +14,8 @@
  */
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 
-/** A few more than the first paint draws (it fills a tall panel with 16). */
-export const FIRST_PAINT_MESSAGES = 24;
+/** Enough to fill a tall panel with short messages (the first paint draws as many as fill it). */
+const FIRST_PAINT_MESSAGES = 24;
 /** Longest record kept, in characters of JSON (a long answer or two); past it, fewer messages. */
 const MAX_RECORD_CHARS = 32_768;
 
@@ -27,21 +27,13 @@ export interface FirstPaint {
 const paintKey = (base: string) => `chatbot-widget|paint|${base}`;
 const visitorKey = (base: string) => `chatbot-widget|visitor|${base}`;
 
-/** The page's localStorage, or undefined where it is missing or refused (sandboxed frames, disabled storage). */
-function localStore(): Storage | undefined {
-  try {
-    return globalThis.localStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Runs a localStorage call; a refusal (quota, storage disabled meanwhile) is no error for the chat. */
+/**
+ * Runs a localStorage call. Where localStorage is missing or refused (sandboxed frames, disabled
+ * storage, a full quota) there is simply no record: no error for the chat.
+ */
 function attempt<T>(action: (storage: Storage) => T): T | undefined {
-  const storage = localStore();
-  if (!storage) return undefined;
   try {
-    return action(storage);
+    return action(localStorage);
   } catch {
     return undefined;
   }
@@ -59,16 +51,17 @@ export function readFirstPaint(base: string): FirstPaint | undefined {
   });
 }
 
-/** Keeps the newest messages of the visitor's current conversation, as many as fit. */
+/** Keeps the newest messages of the visitor's current conversation: fewer when they are long. */
 export function saveFirstPaint(base: string, userId: string, conversation: CachedConversation) {
   attempt((storage) => {
     if (storage.getItem(visitorKey(base)) !== userId) return; // written for a visitor no longer stored
+    // Gone first: where the origin's storage is full, no record rather than an outdated one.
+    storage.removeItem(paintKey(base));
     for (let count = Math.min(FIRST_PAINT_MESSAGES, conversation.messages.length); count > 0; count = Math.floor(count / 2)) {
       const record: FirstPaint = { userId, conversation: { ...conversation, messages: conversation.messages.slice(-count) } };
       const text = JSON.stringify(record);
       if (text.length <= MAX_RECORD_CHARS) return storage.setItem(paintKey(base), text);
     }
-    storage.removeItem(paintKey(base));
   });
 }
 
@@ -84,8 +77,9 @@ export function dropFirstPaint(base: string) {
 export function rememberVisitor(base: string, userId: string | undefined) {
   attempt((storage) => {
     if (storage.getItem(visitorKey(base)) === (userId ?? null)) return;
+    // Both go first: if naming the new visitor fails, no name is left that an old tab could match.
     storage.removeItem(paintKey(base));
+    storage.removeItem(visitorKey(base));
     if (userId) storage.setItem(visitorKey(base), userId);
-    else storage.removeItem(visitorKey(base));
   });
 }

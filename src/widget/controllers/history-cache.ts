@@ -11,8 +11,6 @@ import { checkedConversation, type CachedConversation } from './cached-conversat
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
 import type { KeyValueStorage } from './storage.js';
 
-export type { CachedConversation };
-
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
 export const MAX_CACHED_SESSIONS = 40;
@@ -121,10 +119,11 @@ export class HistoryCache {
    * bounds; for the current conversation, also its first-paint record.
    */
   async saveConversation(conversation: CachedConversation) {
+    const { base, userId } = this; // as when asked: a new visitor may be in use by the time the index is read
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
     await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.index();
-    if (index.current === conversation.sessionId && this.userId) saveFirstPaint(this.base, this.userId, { ...conversation, messages });
+    if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
     const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
     let total = ids.reduce((sum, id) => sum + index.entries[id]![1], 0);

@@ -6,6 +6,8 @@
 import { createStore, get, set, del, update, promisifyRequest, type UseStore } from 'idb-keyval';
 
 export interface KeyValueStorage {
+  /** Whether what is stored outlives the page (false once it fell back to memory). */
+  readonly persistent: boolean;
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
   /** Sets a key from its current value in one transaction (no other tab writes in between). */
@@ -18,6 +20,7 @@ export interface KeyValueStorage {
 }
 
 class MemoryStorage implements KeyValueStorage {
+  readonly persistent = false;
   private readonly map = new Map<string, unknown>();
   async get<T>(key: string) {
     return structuredClone(this.map.get(key)) as T | undefined;
@@ -51,6 +54,10 @@ const range = (prefix: string) => IDBKeyRange.bound(prefix, prefix + '\uffff');
 class FallbackStorage implements KeyValueStorage {
   private memory: MemoryStorage | undefined;
   constructor(private readonly store: UseStore) {}
+
+  get persistent() {
+    return !this.memory;
+  }
 
   private async run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
     if (!this.memory) {

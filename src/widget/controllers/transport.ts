@@ -6,6 +6,7 @@
  */
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
+import { rememberVisitor } from './first-paint-record.js';
 import type { KeyValueStorage } from './storage.js';
 import type { ChatbotErrorKind } from '../events.js';
 
@@ -121,8 +122,12 @@ export class Transport {
           throw new RequestFailure('identity', 200, 'The chat service sent no visitor identity.');
         }
         const changed = data.userId !== this.identity?.userId;
+        // The first-paint record must never outlive its visitor: unnamed before the identity
+        // changes, named again once the new one is stored.
+        if (changed) rememberVisitor(this.base, undefined);
         this.identity = { token: data.token, userId: data.userId };
         await this.storage.set(this.identityKey, this.identity);
+        this.nameVisitor();
         if (changed) this.onIdentity(this.identity);
         return this.identity;
       } finally {
@@ -170,9 +175,18 @@ export class Transport {
     }
   }
 
+  /**
+   * Names the stored visitor beside the first-paint record (first-paint-record.ts), where the
+   * identity is kept across reloads; where it lives in memory only, a reload has no visitor.
+   */
+  nameVisitor() {
+    rememberVisitor(this.base, this.storage.persistent ? this.identity?.userId : undefined);
+  }
+
   /** Forgets the identity here and in storage; the next call asks for a new one. */
   async forgetIdentity() {
     await this.storedIdentity();
+    rememberVisitor(this.base, undefined);
     this.identity = undefined;
     await this.storage.delete(this.identityKey);
   }

@@ -9,7 +9,7 @@
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { CachedConversation } from '../../controllers/history-cache.js';
+import type { CachedConversation } from '../../controllers/cached-conversation.js';
 import type { SearchHit, SearchIndex } from '../../search/search-index.js';
 import { inertText } from '../../inert-text.js';
 import { plural, type WidgetStrings } from '../../strings.js';

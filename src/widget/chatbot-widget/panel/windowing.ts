@@ -180,11 +180,27 @@ export class MessageWindow {
 /**
  * Lower bounds of a bubble's height, for sizing the first paint without laying anything out:
  * its padding, time line and gap, plus a line of text per {@link CHAR_PX} px of width (real
- * bubbles are taller: more chrome, wider glyphs, the action row of a reply).
+ * bubbles are taller: more chrome, wider glyphs than a 12px font's, the action row of a reply).
  */
 const BUBBLE_PX = 36;
 const LINE_PX = 20;
-const CHAR_PX = 6;
+const CHAR_PX = 5;
+/** The first paint draws at least this many (where there are): a guard against overestimates. */
+const MIN_FIRST_WINDOW = 6;
+
+/** A bubble's estimated height (px). */
+function estimatedHeight(text: string, charsPerLine: number) {
+  let lines = 0;
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (line.trimStart().startsWith('```')) fenced = !fenced;
+    // A code block's line scrolls sideways instead of wrapping; a blank line is a paragraph's
+    // margin; prose wraps (lines Markdown joins are counted apart: more height, fewer bubbles,
+    // which the minimum makes up for).
+    lines += fenced ? 1 : Math.ceil(line.length / charsPerLine);
+  }
+  return BUBBLE_PX + LINE_PX * Math.max(1, lines);
+}
 
 /**
  * How many of the newest bubbles (those before `end`) fill a box of the given size, by estimates
@@ -194,11 +210,8 @@ function firstWindow(messages: readonly ViewMessage[], end: number, fill: { heig
   const charsPerLine = Math.max(20, Math.floor((fill.width * 0.85) / CHAR_PX));
   let height = 0;
   let count = 0;
-  while (count < WINDOW && end - count > 0 && height < fill.height) {
-    const text = messages[end - count - 1]!.text;
-    let lines = 0;
-    for (const line of text.split('\n')) lines += Math.max(1, Math.ceil(line.length / charsPerLine));
-    height += BUBBLE_PX + LINE_PX * lines;
+  while (count < WINDOW && end - count > 0 && (height < fill.height || count < MIN_FIRST_WINDOW)) {
+    height += estimatedHeight(messages[end - count - 1]!.text, charsPerLine);
     count++;
   }
   return count;
