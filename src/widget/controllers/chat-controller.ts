@@ -149,9 +149,9 @@ export class ChatController implements ReactiveController {
       const [identity, entries] = await Promise.all([transport.storedIdentity(), this.outbox.list()]);
       if (signal.aborted) return;
       transport.nameVisitor(); // also names a visitor stored by an earlier version
-      confirmed = painted?.userId === identity?.userId;
+      confirmed = painted !== undefined && painted.userId === identity?.userId;
       let read: OutboxEntry[] | undefined = entries;
-      if (painted && confirmed) {
+      if (confirmed) {
         this.sender.adopt(entries);
         this.host.requestUpdate();
         await afterNextPaint();
