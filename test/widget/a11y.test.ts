@@ -68,9 +68,9 @@ describe('<chatbot-widget> accessibility', () => {
     const { el } = await mount({});
     const launcher = part(el, 'launcher') as HTMLButtonElement;
     launcher.click();
-    await el.updateComplete;
-    await el.updateComplete;
-    equal(el.shadowRoot!.activeElement, part(el, 'input'), 'focus moves into the panel');
+    // Opened before the panel's code was here: the field takes focus once the panel is painted.
+    const input = await waitFor(() => part(el, 'input'), 'the panel drawn');
+    await waitFor(() => el.shadowRoot!.activeElement === input, 'focus moves into the panel');
     (part(el, 'send-button') as HTMLButtonElement).disabled = false; // make the last control focusable
     const close = part(el, 'close-button')!;
     const history = part(el, 'history-button')!;
@@ -87,6 +87,12 @@ describe('<chatbot-widget> accessibility', () => {
     await el.updateComplete;
     equal(el.open, false, 'Escape closes');
     equal(el.shadowRoot!.activeElement, launcher, 'focus back on the launcher');
+  });
+
+  it('a floating widget created open puts focus in its field once the panel is painted', async () => {
+    const { el } = await mount({ open: '' });
+    const input = await waitFor(() => part(el, 'input'), 'the panel drawn');
+    await waitFor(() => el.shadowRoot!.activeElement === input, 'focus in the field');
   });
 
   it('fires chatbot-open and chatbot-close from show(), hide() and toggle()', async () => {

@@ -240,7 +240,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
         adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
         this.panel = panel;
         this.panelFailed = false;
-        if (this.open) panel.opened();
+        if (this.open) panel.opened(true);
         return panel;
       },
       (error: unknown) => {

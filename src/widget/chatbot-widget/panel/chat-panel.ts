@@ -179,7 +179,10 @@ export class ChatPanel {
     this.window.follow();
     this.window.narrowNextPaint();
     const connecting = this.chat.connect(host.endpoint, host.isShown);
-    this.time.prepare(host.isShown);
+    // Shown with nothing to draw yet, the formatters are built while IndexedDB reads the cache.
+    // Bubbles from the first-paint record are drawn in this very task: its render builds the one
+    // shape they need, the other waits for an idle moment.
+    this.time.prepare(host.isShown && this.chat.conversation.messages.length === 0);
     return connecting;
   }
 
@@ -225,14 +228,18 @@ export class ChatPanel {
     if (this.chat.unread.count > 0 && this.seen) void this.chat.unread.clear();
   }
 
-  /** The panel was shown: fresh messages, the newest in view, focus in the field (floating). */
-  opened() {
+  /**
+   * The panel was shown: fresh messages, the newest in view, focus in the field (floating).
+   * `built`: the panel was built for this opening (created open, or opened before its code was
+   * here): the field takes focus once the first frame is painted, as focusing lays out the page.
+   */
+  opened(built = false) {
     // A panel not connected yet refreshes when it connects (shown). Otherwise the refresh is
     // asked once the opened panel is on screen: building the request would delay that frame.
     if (this.connectedEndpoint !== undefined) void afterNextPaint().then(() => this.chat.conversation.revalidate());
     void this.chat.unread.clear();
     this.window.follow();
-    if (this.host.mode === 'floating') void this.host.updateComplete.then(() => this.composer.input?.focus());
+    if (this.host.mode === 'floating') void (built ? afterNextPaint() : this.host.updateComplete).then(() => this.composer.input?.focus());
   }
 
   /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
