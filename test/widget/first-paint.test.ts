@@ -5,6 +5,7 @@ import {
   absoluteEndpoint,
   assert,
   bubbleTexts,
+  endpointOf,
   equal,
   fakeMessage,
   freshNamespace,
@@ -161,5 +162,38 @@ describe('<chatbot-widget> first paint', () => {
     assert(stored.length <= 32_768, `at most 32 kB of text, got ${stored.length}`);
     const kept = readFirstPaintRecord(namespace).record!.conversation.messages.length;
     assert(kept > 0 && kept < 10, `fewer than the ten messages, the newest ones, got ${kept}`);
+  });
+
+  it('the recipe of docs/widget.md keeps the panel open across a tab’s page loads, its newest bubbles drawn at once', async () => {
+    const docs = await (await fetch('/docs/widget.md')).text();
+    const recipe = /across them[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
+    assert(recipe.includes('sessionStorage'), 'the recipe in docs/widget.md');
+    const namespace = await cachedConversation(40, (i) => `Message ${i}`);
+    sessionStorage.removeItem('chat-open');
+    /** A page load: the element in the page, then the page's script (the recipe) before it renders. */
+    const load = () => {
+      const el = document.createElement('chatbot-widget');
+      el.setAttribute('endpoint', endpointOf(namespace));
+      document.body.append(el);
+      new Function(recipe)(); // the docs' own snippet, run as the page's script
+      return el;
+    };
+    const first = load();
+    await first.updateComplete;
+    equal(first.open, false, 'closed on the first page');
+    first.show();
+    await first.updateComplete;
+    first.remove();
+    const second = load();
+    equal(second.open, true, 'the next page opens it before its first render');
+    await waitFor(() => bubbleTexts(second).at(-1) === 'Message 39', 'the newest message drawn');
+    second.hide();
+    await second.updateComplete;
+    second.remove();
+    const third = load();
+    await third.updateComplete;
+    equal(third.open, false, 'closed again on the page after it was closed');
+    third.remove();
+    sessionStorage.removeItem('chat-open');
   });
 });
