@@ -1,8 +1,8 @@
 // The standalone widget's weight: builds dist/chatbot-widget.js and its chunks with Vite
 // (vite.config.ts) and prints what a visitor's page downloads: the first load (the element,
 // launcher, the launcher's English texts), each chunk it loads later (the panel on first open or
-// when idle, and what that needs), one language's texts (English comes with the panel; a page in
-// another language loads that one instead: the largest is counted), and the total, against the
+// when idle, and what that needs), one language's texts (with the panel, the page's language
+// only, English included: the largest is counted), and the total, against the
 // 12 kB and 40 kB gzip budgets (exits 1 over either). Not counted, and printed apart:
 // `<chatbot-usage>`'s view (the site owner's page, not a visitor's) and the other languages. The
 // baseline, Deep Chat, is measured in the same run: its browser bundle from node_modules, gzipped
@@ -32,14 +32,19 @@ const entry = chunks.find((chunk) => chunk.isEntry)!;
 const language = (chunk: Rolldown.OutputChunk) => /\/src\/widget\/locales\/[^/]+\.ts$/.test(chunk.facadeModuleId ?? '');
 const usageView = (chunk: Rolldown.OutputChunk) => (chunk.facadeModuleId ?? '').includes('/src/widget/chatbot-usage/');
 
-// What a visitor may load: every chunk reachable from the entry, but for those two kinds.
+// What a visitor may load: every chunk reachable from the entry, but for those two kinds when
+// imported on demand. A chunk imported statically comes with its importer, whatever it is: a
+// language the panel imported that way would be loaded on every page, besides the page's own.
 const visitor = new Set<Rolldown.OutputChunk>();
 const reach = (chunk: Rolldown.OutputChunk) => {
-  for (const name of [...chunk.imports, ...chunk.dynamicImports]) {
-    const next = byName.get(name)!;
-    if (next === entry || visitor.has(next) || language(next) || usageView(next)) continue;
-    visitor.add(next);
-    reach(next);
+  const next = [
+    ...chunk.imports.map((name) => byName.get(name)!),
+    ...chunk.dynamicImports.map((name) => byName.get(name)!).filter((c) => !language(c) && !usageView(c)),
+  ];
+  for (const found of next) {
+    if (found === entry || visitor.has(found)) continue;
+    visitor.add(found);
+    reach(found);
   }
 };
 reach(entry);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Route } from 'playwright-core';
+import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
 import { bundlePath } from '../../demo/static-site.js';
 import { startWidgetSite, type WidgetSite } from '../helpers/widget-site.js';
@@ -88,6 +88,67 @@ test('opened before the chunk arrives: a loading status, then the panel with foc
       .then((t) => t?.includes('Echo: after the wait')),
     true,
   );
+  await context.close();
+});
+
+const LANGUAGE_CHUNK = /\/chatbot-widget-(en|de)-[\w-]+\.js$/;
+
+/** The site's page in another language (its `<html lang>` changed on the way); the language files fetched, in order. */
+async function pageIn(page: Page, lang: string) {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    const language = LANGUAGE_CHUNK.exec(request.url())?.[1];
+    if (language) fetched.push(language);
+  });
+  await page.route(site.origin + '/', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace('<html lang="en">', `<html lang="${lang}">`) });
+  });
+  return fetched;
+}
+
+const placeholder = (page: Page) => page.locator(part('input')).getAttribute('placeholder');
+
+test('the panel comes with the page’s language only: German on a page in German, never English; English on a page in English', async () => {
+  for (const [lang, words] of [
+    ['de', 'Nachricht eingeben…'],
+    ['en', 'Type a message…'],
+  ] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const fetched = await pageIn(page, lang);
+    await page.goto(site.origin + '/');
+    await page.locator(part('launcher')).click();
+    await page.locator(part('input')).waitFor();
+    assert.equal(await placeholder(page), words);
+    assert.deepEqual(fetched, [lang], `a page in ${lang} fetches that language's texts, and no other`);
+    await context.close();
+  }
+});
+
+test('a language file that cannot be fetched leaves the panel in English; with English unreachable too, it says so, and Retry fetches both', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await pageIn(page, 'de');
+  await page.route(/\/chatbot-widget-de-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'));
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).waitFor();
+  assert.equal(await placeholder(page), 'Type a message…', 'English, complete, in place of German');
+
+  const offline = await context.newPage();
+  await pageIn(offline, 'de');
+  await offline.route(LANGUAGE_CHUNK, (route) => route.abort('internetdisconnected'));
+  await offline.goto(site.origin + '/');
+  await offline.locator(part('launcher')).click();
+  const alert = offline.locator(`${part('panel')} [role="alert"]`);
+  await alert.waitFor();
+  assert.match((await alert.textContent()) ?? '', /can't be reached/);
+  assert.equal(await offline.locator(part('input')).count(), 0, 'no panel without its texts');
+  await offline.unroute(LANGUAGE_CHUNK);
+  await alert.locator('button').click();
+  await offline.locator(part('input')).waitFor({ timeout: 10_000 });
+  assert.equal(await placeholder(offline), 'Nachricht eingeben…');
   await context.close();
 });
 

@@ -4,7 +4,6 @@
  * table. Bar heights are SVG geometry, not inline styles, so a strict CSP refuses nothing.
  */
 import { html, nothing, svg, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
 import type { MonthlyUsage } from '../../shared/types.js';
 import { inertText } from '../inert-text.js';
 import type { UsageFormat } from './usage-format.js';
@@ -38,11 +37,7 @@ function bar(m: MonthlyUsage, max: number, format: UsageFormat, showYear: boolea
 
 function bars(months: MonthlyUsage[], max: number, format: UsageFormat, yearOnFirst: boolean): TemplateResult {
   return html`<ol class="bars">
-    ${repeat(
-      months,
-      (m) => m.month,
-      (m, i) => bar(m, max, format, yearOnFirst && (i === 0 || m.month.endsWith('-01'))),
-    )}
+    ${months.map((m, i) => bar(m, max, format, yearOnFirst && (i === 0 || m.month.endsWith('-01'))))}
   </ol>`;
 }
 

@@ -10,11 +10,11 @@ import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
 
-/** A language as the widget holds it: English is complete only once the panel's code is here. */
+/** A language as the widget holds it: whole once loaded, the launcher's English texts before. */
 type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<WidgetStrings> };
 
-/** What the widget shows until (and unless) another language has loaded. */
-const ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
+/** What the widget shows until a language has loaded: the launcher's English texts, from the first load. */
+const LAUNCHER_ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
 
 /**
  * How long a closed widget waits for the page to be idle before it loads the panel's code
@@ -143,10 +143,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
 
-  /** The language shown (English until the chosen one has loaded). */
-  @state() private language: ShownLocale = ENGLISH;
-  /** English as far as loaded: the launcher's texts, then all of them with the panel's code. */
-  private english: Partial<WidgetStrings> = launcherStrings;
+  /** The language shown: the launcher's English until the chosen language has loaded. */
+  @state() private language: ShownLocale = LAUNCHER_ENGLISH;
   /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
@@ -165,9 +163,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   get text(): WidgetStrings {
     // Only string overrides count: `strings` may come from the host's CMS or JSON, and a value
     // that is not text (an object, null) must neither render as markup nor break the widget.
-    // English fills in what the language in use lacks: nothing for a shipped language, the
-    // panel's texts for English itself once they are here.
-    return withOverrides({ ...this.english, ...this.language.strings } as WidgetStrings, this.strings);
+    // Whole once the panel is here (it waits for a whole language); before, the launcher's texts
+    // are all that is drawn.
+    return withOverrides(this.language.strings as WidgetStrings, this.strings);
   }
 
   /** @internal The direction of the language shown. */
@@ -227,14 +225,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * Loads the panel's code (once; again after a failure) and builds the panel. Its styles join
-   * the element's then, so a page that never opens the chat never parses them.
+   * Loads the panel's code and a whole language (once; again after a failure) and builds the
+   * panel. Its styles join the element's then, so a page that never opens the chat never parses them.
    */
   private loadPanel(): Promise<ChatPanel> {
-    this.panelLoading ??= import('./panel/chat-panel.js').then(
-      ({ ChatPanel, panelStyles, englishStrings }) => {
+    this.panelLoading ??= Promise.all([import('./panel/chat-panel.js'), this.wholeLanguage()]).then(
+      ([{ ChatPanel, panelStyles }]) => {
         if (this.panel) return this.panel;
-        this.english = englishStrings;
         // Built before its styles join, while the element's layout is still clean: it measures the panel.
         const panel = new ChatPanel(this);
         adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
@@ -250,6 +247,19 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       },
     );
     return this.panelLoading;
+  }
+
+  /**
+   * The texts the panel needs: the chosen language, or English if its chunk cannot be fetched.
+   * The first load holds only the launcher's English, and a page in another language never
+   * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
+   */
+  private async wholeLanguage(): Promise<void> {
+    if (this.language !== LAUNCHER_ENGLISH) return;
+    const { code } = chooseLocale(this.lang, document.documentElement.lang);
+    const whole = await loadLocale(code).catch(() => loadLocale('en'));
+    // Unless the language the page asks for loaded meanwhile (chooseLanguage).
+    if (this.language === LAUNCHER_ENGLISH) this.language = whole;
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
@@ -284,7 +294,10 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     return complete;
   }
 
-  /** Picks the language for `lang` and the page, and loads it; English stays until it arrives. */
+  /**
+   * Picks the language for `lang` and the page, and loads it; the language shown stays until it
+   * arrives. English itself, on an English page, comes with the panel (see wholeLanguage).
+   */
   private chooseLanguage() {
     const { code, formatTag } = chooseLocale(this.lang, document.documentElement.lang);
     this.formatTag = formatTag;

@@ -1,8 +1,8 @@
 /**
  * The widget's languages: which one a page asks for, and its texts, loaded on first use.
  *
- * Every language is its own module, imported only when a widget shows it; English comes with the
- * widget's panel (the launcher's few English texts are in the first load, en-launcher.ts). Each
+ * Every language is its own module, imported only when a widget shows it, English too (the
+ * launcher's few English texts are in the first load, en-launcher.ts). Each
  * entry below is a literal `import('./xx.js')`, so Vite and esbuild emit one chunk per language
  * and a page downloads only the one it shows. See docs/languages.md.
  */

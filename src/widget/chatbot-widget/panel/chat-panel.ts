@@ -33,8 +33,6 @@ import type { SearchHit } from '../../search/search-index.js';
 import { MessageWindow } from './windowing.js';
 
 export { panelStyles };
-/** All of English, which the first load holds only the launcher's part of. */
-export { strings as englishStrings } from '../../locales/en.js';
 export type { PanelHost };
 
 /**
