@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
 import { bundlePath } from '../../demo/static-site.js';
 import { startWidgetSite, type WidgetSite } from '../helpers/widget-site.js';
@@ -58,15 +58,21 @@ test('a closed widget fetches the panel chunk when the page is idle, without bei
   await context.close();
 });
 
-test('opened before the chunk arrives: a loading status, then the panel with focus in the field', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
+/** Holds back the files matching `pattern` until the function it answers is called. */
+async function holdBack(page: Page, pattern: RegExp) {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(PANEL_CHUNK, async (route: Route) => {
+  await page.route(pattern, async (route) => {
     await held;
     await route.continue();
   });
+  return release;
+}
+
+test('opened before the chunk arrives: a loading status, then the panel with focus in the field', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const release = await holdBack(page, PANEL_CHUNK);
   await page.goto(site.origin + '/');
   await page.locator(part('launcher')).click();
   const status = page.locator(`${part('panel')} [role="status"]`);
@@ -126,7 +132,7 @@ test('the panel comes with the page’s language only: German on a page in Germa
   }
 });
 
-test('a language file that cannot be fetched leaves the panel in English; with English unreachable too, it says so, and Retry fetches both', async () => {
+test('a language file that cannot be fetched leaves the panel in English; with English unreachable too, it says so, and Retry fetches it', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await pageIn(page, 'de');
@@ -149,6 +155,53 @@ test('a language file that cannot be fetched leaves the panel in English; with E
   await alert.locator('button').click();
   await offline.locator(part('input')).waitFor({ timeout: 10_000 });
   assert.equal(await placeholder(offline), 'Nachricht eingeben…');
+  await context.close();
+});
+
+test('a language asked for while another is on its way wins: lang set to English before German arrives shows English', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const fetched = await pageIn(page, 'de');
+  const release = await holdBack(page, /\/chatbot-widget-de-[\w-]+\.js$/);
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  await page.locator(`${part('panel')} [role="status"]`).waitFor();
+  await page.evaluate(() => document.querySelector('chatbot-widget')!.setAttribute('lang', 'en'));
+  release();
+  await page.locator(part('input')).waitFor();
+  assert.equal(await placeholder(page), 'Type a message…');
+  assert.equal(await page.locator(part('panel')).getAttribute('lang'), 'en');
+  assert.deepEqual(fetched, ['de', 'en']);
+  await context.close();
+});
+
+test('a widget removed while its panel loads leaves no listener on the page, and works when attached again', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await pageIn(page, 'de');
+  const release = await holdBack(page, /\/chatbot-widget-de-[\w-]+\.js$/);
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).waitFor();
+  const cdp = await context.newCDPSession(page);
+  /** The document's listeners of an event, as DevTools lists them. */
+  const listeners = async (type: string) => {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
+    return listeners.filter((listener) => listener.type === type).length;
+  };
+  const before = await listeners('visibilitychange');
+  await page.locator(part('launcher')).click(); // the panel's code comes; it waits for German
+  await page.evaluate(() => {
+    const widget = document.querySelector('chatbot-widget')!;
+    (globalThis as unknown as { removed: Element }).removed = widget;
+    widget.remove();
+  });
+  release();
+  await page.evaluate(() => (globalThis as unknown as { removed: { updateComplete: Promise<unknown> } }).removed.updateComplete);
+  assert.equal(await listeners('visibilitychange'), before, 'the panel built for the removed widget listens to nothing');
+  await page.evaluate(() => document.body.append((globalThis as unknown as { removed: Element }).removed));
+  await page.locator(part('input')).waitFor();
+  assert.equal(await listeners('visibilitychange'), before + 1, 'attached again, it listens');
   await context.close();
 });
 

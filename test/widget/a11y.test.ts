@@ -89,9 +89,12 @@ describe('<chatbot-widget> accessibility', () => {
     equal(el.shadowRoot!.activeElement, launcher, 'focus back on the launcher');
   });
 
-  it('a floating widget created open puts focus in its field once the panel is painted', async () => {
-    const { el } = await mount({ open: '' });
-    const input = await waitFor(() => part(el, 'input'), 'the panel drawn');
+  it('a floating widget created open puts focus in its field once the panel is painted, not before', async () => {
+    const { el } = await mount({ open: '' }); // resolves in the task that rendered the panel
+    const input = part(el, 'input');
+    assert(input, 'the panel drawn');
+    // Focusing lays the page out: before the panel's first frame is painted it would delay it.
+    assert(el.shadowRoot!.activeElement !== input, 'no focus before the first paint');
     await waitFor(() => el.shadowRoot!.activeElement === input, 'focus in the field');
   });
 

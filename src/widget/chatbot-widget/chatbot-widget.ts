@@ -234,6 +234,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
         if (this.panel) return this.panel;
         // Built before its styles join, while the element's layout is still clean: it measures the panel.
         const panel = new ChatPanel(this);
+        // Removed while its code loaded: it listens to the page only once attached again.
+        if (!this.isConnected) panel.disconnected();
         adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
         this.panel = panel;
         this.panelFailed = false;
@@ -255,11 +257,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
    */
   private async wholeLanguage(): Promise<void> {
-    if (this.language !== LAUNCHER_ENGLISH) return;
-    const { code } = chooseLocale(this.lang, document.documentElement.lang);
-    const whole = await loadLocale(code).catch(() => loadLocale('en'));
-    // Unless the language the page asks for loaded meanwhile (chooseLanguage).
-    if (this.language === LAUNCHER_ENGLISH) this.language = whole;
+    // Until one is shown: this one, unless the page asked for another while it was on its way
+    // (then that one, here or by chooseLanguage).
+    while (this.language === LAUNCHER_ENGLISH) {
+      const { code } = chooseLocale(this.lang, document.documentElement.lang);
+      const whole = await loadLocale(code).catch(() => loadLocale('en'));
+      if (this.language === LAUNCHER_ENGLISH && chooseLocale(this.lang, document.documentElement.lang).code === code) this.language = whole;
+    }
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
@@ -302,14 +306,17 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const { code, formatTag } = chooseLocale(this.lang, document.documentElement.lang);
     this.formatTag = formatTag;
     if (code === this.language.code) return;
-    loadLocale(code).then(
-      (loaded) => {
-        // A later `lang` may have asked for another language while this one was on its way.
-        if (chooseLocale(this.lang, document.documentElement.lang).code === loaded.code) this.language = loaded;
-      },
-      // Its chunk could not be fetched (offline on first use): English stays, the next change tries again.
-      () => undefined,
-    );
+    loadLocale(code)
+      // Its chunk could not be fetched (offline on first use): English, as for the panel's first
+      // language; the next change tries again.
+      .catch(() => loadLocale('en'))
+      .then(
+        (loaded) => {
+          // A later `lang` may have asked for another language while this one was on its way.
+          if (chooseLocale(this.lang, document.documentElement.lang).code === code) this.language = loaded;
+        },
+        () => undefined, // nor English: the language shown stays
+      );
   }
 
   /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
