@@ -11,6 +11,14 @@ import type { SigningHandlerOptions } from '../../src/server/index.js';
 const ADDRESS_HEADER = 'X-Test-Address';
 const fromAddress = (request: Request) => request.headers.get(ADDRESS_HEADER);
 const nextUtcMidnightSeconds = () => Math.floor(Date.now() / 86_400_000 + 1) * 86_400;
+/**
+ * A handler clock held in the middle of the current minute. Minute windows are fixed (by clock
+ * minute): a test that counts sends in one must not see it turn over between two sends.
+ */
+const midMinute = () => {
+  const held = Math.floor(Date.now() / 60_000) * 60_000 + 30_000;
+  return () => held;
+};
 
 describe('send budgets and rate headers', () => {
   const running: FaultyStack[] = [];
@@ -34,7 +42,7 @@ describe('send budgets and rate headers', () => {
   const upstreamSends = (s: FaultyStack) => s.proxy.requests.filter((r) => r.faulty).length;
 
   it('one address with 30 identities sends at most 20 a minute; the refused never reach upstream', async () => {
-    const s = await start(10_000);
+    const s = await start(10_000, { now: midMinute() });
     const tokens = await identities(s, 30, '198.51.100.1');
     assert.equal((await sendFrom(s, tokens[0]!, '198.51.100.1')).status, 200, 'the first send learns the quota');
     const answers = await Promise.all(tokens.slice(1).map((token) => sendFrom(s, token, '198.51.100.1')));
@@ -69,7 +77,9 @@ describe('send budgets and rate headers', () => {
   });
 
   it('until upstream has reported its quota an address gets 10; then 10 % of what upstream reported', async () => {
-    const s = await start(1000);
+    // Were the minute to turn over before the thirteenth send, the identity's minute (10) would
+    // be the tightest window instead of the address's.
+    const s = await start(1000, { now: midMinute() });
     const tokens = await identities(s, 25, '198.51.100.20');
     // Upstream slow enough that no answer (and no quota figure) arrives before all twelve counted.
     s.proxy.configure({ delayBeforeMs: 500 });
@@ -125,15 +135,16 @@ describe('send budgets and rate headers', () => {
     assert.equal(badKey.status, 400);
     assert.equal(badKey.headers['x-ratelimit-remaining'], '9', 'refusals carry the figures too');
 
-    const member = await start(100, { identify: () => ({ userId: 'member-headers' }) });
+    const clock = midMinute();
+    const member = await start(100, { identify: () => ({ userId: 'member-headers' }), now: clock });
     const own = await member.send('', 'member', undefined, { [ADDRESS_HEADER]: '198.51.100.61' });
     assert.equal(own.headers['x-ratelimit-limit'], '10', 'identity minute: 9 of 10 is tighter than 99 of 100 today');
     assert.equal(own.headers['x-ratelimit-remaining'], '9');
-    assert.equal(own.headers['x-ratelimit-reset'], String(Math.ceil(Date.now() / 60_000) * 60));
+    assert.equal(own.headers['x-ratelimit-reset'], String(Math.ceil(clock() / 60_000) * 60));
   });
 
   it('repeats answered from their record do not count against limits', async () => {
-    const s = await start(10_000, { limits: { sendsPerMinute: 2 } });
+    const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: midMinute() });
     const [token] = await identities(s, 1, '198.51.100.70');
     for (let i = 0; i < 4; i++) assert.equal((await sendFrom(s, token!, '198.51.100.70', 'again', 'k-once')).status, 200);
     assert.equal((await sendFrom(s, token!, '198.51.100.70', 'second', 'k-twice')).status, 200);
