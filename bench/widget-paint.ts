@@ -8,7 +8,9 @@
 //     browser's HTTP cache, as the hashed chunks are served for a year; the first-paint record read
 //     from localStorage; render);
 //   no HTTP cache: the same with the browser's cache emptied first (the chunk over the network);
-//   open: show() on a widget already on the page and closed (panel loaded and drawn while hidden).
+//   open: show() on a widget already on the page and closed (panel loaded and drawn while hidden);
+//   empty panel: as reload, with nothing stored (no bubbles; painted when the message field is):
+//     the fixed cost of the panel's chunk, its render and its frame, which any reload pays.
 // WIDGET_BASELINE=<dir> also measures another build of the widget (a copy of dist/ saved before a
 // change) on the same page and prints the ratio of each median against it.
 import { spawnSync } from 'node:child_process';
@@ -141,7 +143,8 @@ async function once(kind: Kind, dir: string) {
     // The moment the shadow DOM first shows a bubble (one is in it, and the panel is not hidden:
     // a closed widget keeps its panel drawn but hidden), seen by a MutationObserver (its callback
     // runs in the same task as the render), then the frame that shows it: that frame's paint, the
-    // task right after it (the start frame's, or the next one's).
+    // task right after it (the start frame's, or the next one's). An empty panel: its message field.
+    const shown = kind === 'empty' ? '[part~="input"]' : '[part~="message"]';
     const painted = (root: ShadowRoot) =>
       new Promise<{ dom: number; ms: number; nodes: number }>((resolve) => {
         const done = (dom: number) => {
@@ -151,7 +154,7 @@ async function once(kind: Kind, dir: string) {
           else requestAnimationFrame(() => setTimeout(finish, 0));
         };
         const observer = new MutationObserver(() => {
-          if (!root.querySelector('[part~="message"]') || root.querySelector<HTMLElement>('[part="panel"]')?.hidden !== false) return;
+          if (!root.querySelector(shown) || root.querySelector<HTMLElement>('[part="panel"]')?.hidden !== false) return;
           observer.disconnect();
           done(performance.now() - t0);
         });
@@ -184,19 +187,21 @@ function summarize(runs: { ms: number; dom: number; nodes: number }[]) {
   };
 }
 
-type Kind = 'reload' | 'uncached' | 'open';
+type Kind = 'reload' | 'uncached' | 'open' | 'empty';
 const KINDS: [Kind, string][] = [
   ['reload', 'reload (created open: panel chunk from the HTTP cache + first-paint record + render)'],
   ['uncached', 'no HTTP cache (the same, the panel chunk over the network)'],
   ['open', 'open (show() on a loaded widget)'],
+  ['empty', 'empty panel (as reload, nothing stored: the panel alone, painted with its message field)'],
 ];
 // With a baseline the two builds take turns, run by run, so both meet the same machine load.
 const builds = [{ name: 'this build', dir: current }, ...(baseline ? [{ name: 'baseline', dir: baseline }] : [])];
 type Run = { ms: number; dom: number; nodes: number };
-const runs = builds.map(() => ({ reload: [] as Run[], uncached: [] as Run[], open: [] as Run[] }));
+const runs = builds.map(() => ({ reload: [] as Run[], uncached: [] as Run[], open: [] as Run[], empty: [] as Run[] }));
 // One visit first, as before a reload: the chunks are in the HTTP cache.
 for (const build of builds) await once('reload', build.dir);
-for (const [kind] of KINDS) {
+/** Measures each kind in turn; the empty panel last, once the stored conversation is gone. */
+async function measure(kind: Kind) {
   for (let run = 0; run < RUNS; run++) {
     for (const [i, build] of builds.entries()) runs[i]![kind].push(await once(kind, build.dir));
   }
@@ -232,7 +237,17 @@ async function scrollBack(steps: number) {
   }, steps);
 }
 const SCROLL_STEPS = 60;
+for (const [kind] of KINDS) if (kind !== 'empty') await measure(kind);
 const scrolled = await scrollBack(SCROLL_STEPS);
+// Nothing stored: no first-paint record, no cache (the handler is not running, so none is made).
+await tab.evaluate(async () => {
+  localStorage.clear();
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase('chatbot-widget');
+    request.onsuccess = request.onerror = request.onblocked = resolve;
+  });
+});
+await measure('empty');
 
 const results = builds.map((build, i) => ({
   name: build.name,
