@@ -113,6 +113,17 @@ async function pageIn(page: Page, lang: string) {
   return fetched;
 }
 
+/** Opens the chat with the files matching `pattern` unreachable; answers the panel's alert, which says so. */
+async function openWithout(page: Page, pattern: RegExp) {
+  await page.route(pattern, (route) => route.abort('internetdisconnected'));
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  const alert = page.locator(`${part('panel')} [role="alert"]`);
+  await alert.waitFor();
+  assert.match((await alert.textContent()) ?? '', /can't be reached/);
+  return alert;
+}
+
 const placeholder = (page: Page) => page.locator(part('input')).getAttribute('placeholder');
 
 test('the panel comes with the page’s language only: German on a page in German, never English; English on a page in English', async () => {
@@ -144,12 +155,7 @@ test('a language file that cannot be fetched leaves the panel in English; with E
 
   const offline = await context.newPage();
   await pageIn(offline, 'de');
-  await offline.route(LANGUAGE_CHUNK, (route) => route.abort('internetdisconnected'));
-  await offline.goto(site.origin + '/');
-  await offline.locator(part('launcher')).click();
-  const alert = offline.locator(`${part('panel')} [role="alert"]`);
-  await alert.waitFor();
-  assert.match((await alert.textContent()) ?? '', /can't be reached/);
+  const alert = await openWithout(offline, LANGUAGE_CHUNK);
   assert.equal(await offline.locator(part('input')).count(), 0, 'no panel without its texts');
   await offline.unroute(LANGUAGE_CHUNK);
   await alert.locator('button').click();
@@ -208,12 +214,7 @@ test('a widget removed while its panel loads leaves no listener on the page, and
 test('a panel chunk that cannot be fetched is said in words, and Retry loads it', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.route(PANEL_CHUNK, (route) => route.abort('internetdisconnected'));
-  await page.goto(site.origin + '/');
-  await page.locator(part('launcher')).click();
-  const alert = page.locator(`${part('panel')} [role="alert"]`);
-  await alert.waitFor();
-  assert.match((await alert.textContent()) ?? '', /can't be reached/);
+  const alert = await openWithout(page, PANEL_CHUNK);
   await page.unroute(PANEL_CHUNK);
   await alert.locator('button').click();
   await page.locator(part('input')).waitFor({ timeout: 10_000 });

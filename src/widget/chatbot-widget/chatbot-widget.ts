@@ -2,7 +2,7 @@ import { LitElement, adoptStyles, html, nothing, type PropertyValues } from 'lit
 import { property, state } from 'lit/decorators.js';
 import { plural, withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
-import { chooseLocale, loadLocale, type LoadedLocale } from '../locales/index.js';
+import { chooseLocale, loadLocale, type LoadedLocale, type LocaleCode } from '../locales/index.js';
 import { emit } from '../emit.js';
 import { whenIdle } from '../when-idle.js';
 import { chatIcon, closeIcon } from './icons.js';
@@ -257,13 +257,22 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
    */
   private async wholeLanguage(): Promise<void> {
-    // Until one is shown: this one, unless the page asked for another while it was on its way
-    // (then that one, here or by chooseLanguage).
-    while (this.language === LAUNCHER_ENGLISH) {
-      const { code } = chooseLocale(this.lang, document.documentElement.lang);
-      const whole = await loadLocale(code).catch(() => loadLocale('en'));
-      if (this.language === LAUNCHER_ENGLISH && chooseLocale(this.lang, document.documentElement.lang).code === code) this.language = whole;
-    }
+    // Again if the page asked for another language while this one was on its way.
+    while (this.language === LAUNCHER_ENGLISH) await this.showLanguage(this.chosenLocale().code);
+  }
+
+  /** The language `lang` and the page ask for. */
+  private chosenLocale() {
+    return chooseLocale(this.lang, document.documentElement.lang);
+  }
+
+  /**
+   * Loads a language and shows it, unless another was asked for while it was on its way. English
+   * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
+   */
+  private async showLanguage(code: LocaleCode): Promise<void> {
+    const loaded = await loadLocale(code).catch(() => loadLocale('en'));
+    if (this.chosenLocale().code === code) this.language = loaded;
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
@@ -303,20 +312,10 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * arrives. English itself, on an English page, comes with the panel (see wholeLanguage).
    */
   private chooseLanguage() {
-    const { code, formatTag } = chooseLocale(this.lang, document.documentElement.lang);
+    const { code, formatTag } = this.chosenLocale();
     this.formatTag = formatTag;
-    if (code === this.language.code) return;
-    loadLocale(code)
-      // Its chunk could not be fetched (offline on first use): English, as for the panel's first
-      // language; the next change tries again.
-      .catch(() => loadLocale('en'))
-      .then(
-        (loaded) => {
-          // A later `lang` may have asked for another language while this one was on its way.
-          if (chooseLocale(this.lang, document.documentElement.lang).code === code) this.language = loaded;
-        },
-        () => undefined, // nor English: the language shown stays
-      );
+    // Neither it nor English could be fetched: the language shown stays; the next change tries again.
+    if (code !== this.language.code) this.showLanguage(code).catch(() => undefined);
   }
 
   /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
