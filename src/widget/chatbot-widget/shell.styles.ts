@@ -171,6 +171,18 @@ export const shellStyles = [
     color: var(--_muted);
     text-align: center;
   }
+  /* The loading line shows only if the panel's code takes longer than a glance: from the HTTP
+     cache it arrives in a frame or two, and a line seen for one frame is a flicker on every page
+     load of a page that keeps the chat open. Screen readers hear it at once: it is transparent
+     meanwhile, not hidden. */
+  .loading[role='status'] {
+    animation: show-late 0s 0.1s backwards;
+  }
+  @keyframes show-late {
+    from {
+      opacity: 0;
+    }
+  }
   .loading button {
     border: 0;
     background: none;
