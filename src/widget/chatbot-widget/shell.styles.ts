@@ -190,8 +190,9 @@ export const shellStyles = [
     text-decoration: underline;
     cursor: pointer;
   }
+  /* The loading line's wait is no motion (it appears at once when it appears): it stays. */
   @media (prefers-reduced-motion: reduce) {
-    *,
+    *:not(.loading),
     *::before,
     *::after {
       animation: none !important;
