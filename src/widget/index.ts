@@ -1,7 +1,9 @@
 /**
- * `chatbot-widget`: registers `<chatbot-widget>` and `<chatbot-usage>` and exports their classes,
- * event types and texts. `<chatbot-usage>`'s view (chart, lists, their styles) is a module of
- * its own, loaded when the first such element connects.
+ * `chatbot-widget`: registers `<chatbot-widget>` and `<chatbot-usage>` and exports their classes
+ * and types. `<chatbot-usage>`'s view (chart, lists, their styles) is a module of its own, loaded
+ * when the first such element connects. No language's texts are exported, English's neither: an
+ * export is a static import, which would put them in every app's first chunk; each language is a
+ * chunk of the app's bundle, fetched only by a page that shows it (docs/languages.md).
  *
  * @example
  * import 'chatbot-widget';
@@ -22,5 +24,3 @@ export type {
 } from './events.js';
 export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from './chatbot-usage/usage-events.js';
 export type { WidgetStrings } from './strings.js';
-/** The English texts: the default language. */
-export { strings as defaultStrings } from './locales/en.js';

@@ -21,6 +21,7 @@ import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../../scripts/find-b
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { createSigningHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/adapters/node.js';
+import { strings as english } from '../../../src/widget/locales/en.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const modules = join(root, 'node_modules');
@@ -191,6 +192,15 @@ export function testExample(which: keyof typeof variants): void {
     variant.typecheck(dir);
     const outDir = join(work, variant.name.replace(/\W+/g, '-'));
     await build({ root: dir, logLevel: 'silent', ...variant.vite, build: { outDir, emptyOutDir: true } });
+    // The package entry loads as the standalone file does: English is a chunk of its own, not in
+    // the app's first chunk (a page in another language never fetches it).
+    const entry = /<script[^>]+src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(outDir, 'index.html'), 'utf8'))?.[1];
+    const withEnglish = readdirSync(join(outDir, 'assets')).filter(
+      (f) => f.endsWith('.js') && readFileSync(join(outDir, 'assets', f), 'utf8').includes(english.errorTooLong),
+    );
+    assert.ok(entry, 'the built page names its script');
+    assert.equal(withEnglish.length, 1, `English in one chunk: ${withEnglish.join(', ')}`);
+    assert.notEqual(withEnglish[0], entry, "English is not in the app's first chunk");
     if (variant.bundleHas) {
       const bundle = readdirSync(join(outDir, 'assets'))
         .filter((f) => f.endsWith('.js'))
