@@ -32,7 +32,7 @@ export const themeTokens = css`
     --_error-text: var(--chatbot-error-text, #991b1b);
     --_focus: var(--chatbot-focus, var(--_accent));
     --_radius: var(--chatbot-radius, 14px);
-    --_font: var(--chatbot-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font: var(--chatbot-font, system-ui, sans-serif);
     --_font-size: var(--chatbot-font-size, 15px);
     color-scheme: light;
   }

@@ -99,6 +99,39 @@ describe('<chatbot-widget> layout', () => {
     await waitFor(() => blocks()[1]!.getAttribute('tabindex') === '0', 'the tab stop back once it scrolls again');
   });
 
+  it("keeps the page's inherited text styles out: a centred, spaced, upper-case, italic page still gets plain replies", async () => {
+    const page = {
+      'text-align': 'center',
+      'text-indent': '40px',
+      'text-transform': 'uppercase',
+      'letter-spacing': '3px',
+      'word-spacing': '10px',
+      'white-space': 'pre',
+      'font-style': 'italic',
+      'font-weight': '700',
+    };
+    const style = Object.entries(page)
+      .map(([name, value]) => `${name}:${value}`)
+      .join(';');
+    const { el } = await mount({ mode: 'inline', style: 'height:480px', container: container({ style }) });
+    await el.send('hello');
+    await waitForReplies(el, 1);
+    const plain = {
+      'text-align': 'start',
+      'text-indent': '0px',
+      'text-transform': 'none',
+      'letter-spacing': 'normal',
+      'word-spacing': '0px',
+      'white-space': 'normal',
+      'font-style': 'normal',
+      'font-weight': '400',
+    };
+    for (const shown of [part(el, 'message-bot')!.querySelector('p') ?? part(el, 'message-bot')!, part(el, 'header')!]) {
+      const computed = getComputedStyle(shown);
+      for (const [name, value] of Object.entries(plain)) equal(computed.getPropertyValue(name), value, `${name} of ${shown.tagName}`);
+    }
+  });
+
   it('renders a Markdown soft line break as a space, and hard breaks as line breaks', async () => {
     const { el } = await mount({ mode: 'inline', style: 'height:500px;width:700px' });
     await el.send('soft-break-sample');

@@ -8,6 +8,13 @@ import { baseRules, themeTokens } from '../theme.styles.js';
  * not in the CSS: the bundle ships the CSS text as written.)
  */
 
+/*
+ * Text properties inherit into the shadow DOM from wherever the page puts the element: a site's
+ * `text-align: center` (Vite's React template has one on #root) would centre every reply. The
+ * host starts them afresh (the `font` shorthand resets style, weight, variant and stretch too);
+ * direction, visibility and the cursor still come from the page.
+ */
+
 /**
  * The styles of the first load: theme tokens, the launcher and the panel's frame. The panel's
  * contents bring their own (panel/panel.styles.ts) when its code loads.
@@ -23,10 +30,14 @@ export const shellStyles = [
     --_launcher-size: var(--chatbot-launcher-size, 56px);
     --_z: var(--chatbot-z-index, 2147483000);
     display: block;
-    font-family: var(--_font);
-    font-size: var(--_font-size);
-    line-height: 1.45;
+    font: var(--_font-size) / 1.45 var(--_font);
     color: var(--_text);
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
   }
   :host([mode='inline']) {
     height: 100%;
