@@ -39,15 +39,40 @@ function during(question: Message, attempt: Attempt): boolean {
   return question.text === attempt.content && at >= attempt.startedAt - CLOCK_SKEW_MS && at <= attempt.endedAt + CLOCK_SKEW_MS;
 }
 
-/** The Bot reply after `question` in its session (oldest first `list`): with `replyText` when known. */
-function replyTo(oldestFirst: readonly Message[], question: Message, replyText: string | undefined): Message | undefined {
-  const after = oldestFirst.slice(oldestFirst.indexOf(question) + 1).filter((m) => m.chatSessionId === question.chatSessionId);
-  if (replyText !== undefined) return after.find((m) => m.senderType === 'Bot' && m.text === replyText);
-  for (const message of after) {
-    if (message.senderType === 'Bot') return message;
-    if (message.senderType === 'User') return undefined;
-  }
-  return undefined;
+/** When upstream began a reply, by its clock: stored at less its response time (when the listing gives one). */
+const beganAt = (reply: Message) => timeOf(reply) - (typeof reply.responseTime === 'number' ? reply.responseTime * 1000 : 0);
+
+/**
+ * The reply upstream paired with `question` in its session (oldest first). Upstream stamps a
+ * question when it arrives and its reply when it is ready, so two sends of one visitor that
+ * overlap (two tabs) are listed Q1, Q2, R2, R1. Each send stores its question and reply together,
+ * so the session's questions and replies pair up in order: of when they were asked, and of when
+ * the replies were begun. Replies listed before the first question answer questions older than
+ * the page read, and are left out.
+ */
+function pairedReply(session: readonly Message[], question: Message): Message | undefined {
+  const fromFirstQuestion = session.slice(session.findIndex((m) => m.senderType === 'User'));
+  const questions = fromFirstQuestion.filter((m) => m.senderType === 'User');
+  const replies = fromFirstQuestion.filter((m) => m.senderType === 'Bot').sort((a, b) => beganAt(a) - beganAt(b));
+  const reply = replies[questions.indexOf(question)];
+  return reply && session.indexOf(reply) > session.indexOf(question) ? reply : undefined;
+}
+
+/**
+ * The Bot reply to `question` among the listed messages (oldest first). With `replyText` (what
+ * upstream answered this send) a paired reply that says something else was misjudged: begin times
+ * a few milliseconds apart can swap. The reply with that text begun nearest the question is taken
+ * instead.
+ */
+export function replyTo(oldestFirst: readonly Message[], question: Message, replyText: string | undefined): Message | undefined {
+  const session = oldestFirst.filter((m) => m.chatSessionId === question.chatSessionId);
+  const paired = pairedReply(session, question);
+  if (replyText === undefined || paired?.text === replyText) return paired;
+  const distance = (reply: Message) => Math.abs(beganAt(reply) - timeOf(question));
+  return session
+    .slice(session.indexOf(question) + 1)
+    .filter((m) => m.senderType === 'Bot' && m.text === replyText)
+    .reduce<Message | undefined>((nearest, reply) => (!nearest || distance(reply) < distance(nearest) ? reply : nearest), undefined);
 }
 
 /**

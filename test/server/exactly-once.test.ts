@@ -219,3 +219,67 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal(stack.proxy.requests.length - before, 2, 'only the valid send went upstream (send and its look-up)');
   });
 });
+
+describe("exactly once when one visitor's sends overlap upstream (two tabs, the first answered slowly)", () => {
+  // Upstream stamps a question on arrival and its reply when ready: the first send's question,
+  // the second's, the second's reply, then the first's. Both ask "yes"; both replies say "Echo: yes".
+  let stack: FaultyStack;
+  before(async () => {
+    stack = await startFaultyStack({ handler: ROOMY, replyDelayMs: (call) => (call % 2 === 1 ? 600 : 0) });
+  });
+  after(() => stack.close());
+
+  /** Sends "yes" under `slowKey`, then (while upstream still answers it) under `fastKey`. */
+  async function overlapping(token: string, slowKey: string, fastKey: string) {
+    const slow = stack.send(token, 'yes', slowKey);
+    await sleep(150);
+    const fast = await stack.send(token, 'yes', fastKey);
+    return { slow: await slow, fast };
+  }
+
+  /** What upstream holds, oldest first: the slow send's question and reply, and the fast one's. */
+  async function upstreamPairs(userId: string) {
+    const stored = await stack.stored(userId);
+    const [slowQuestion, fastQuestion, fastReply, slowReply] = stored;
+    assert.deepEqual(
+      stored.map((m) => m.senderType),
+      ['User', 'User', 'Bot', 'Bot'],
+      'listed interleaved: both questions, then the fast reply, then the slow one',
+    );
+    return { slow: [slowQuestion!.id, slowReply!.id], fast: [fastQuestion!.id, fastReply!.id] };
+  }
+
+  it('each answer names its own question and its own reply', async () => {
+    const { token, userId } = await newVisitor(stack.handler.port);
+    const { slow, fast } = await overlapping(token, 'tab1-yes', 'tab2-yes');
+    assert.equal(slow.status, 200, slow.text);
+    assert.equal(fast.status, 200, fast.text);
+    const pairs = await upstreamPairs(userId);
+    assert.deepEqual(
+      slow.json.stored.map((m: { id: string }) => m.id),
+      pairs.slow,
+      "the slow send's reply is its own, not the first one listed after its question",
+    );
+    assert.deepEqual(
+      fast.json.stored.map((m: { id: string }) => m.id),
+      pairs.fast,
+    );
+  });
+
+  it('a retry of the slow send after a dropped answer gets its reply, though another question is listed between', async () => {
+    const { token, userId } = await newVisitor(stack.handler.port);
+    stack.proxy.dropNext();
+    const { slow, fast } = await overlapping(token, 'tab1-dropped', 'tab2-sent');
+    assert.equal(slow.status, 502, slow.text);
+    assert.equal(fast.status, 200, fast.text);
+    const before = stack.proxy.forwardedSends;
+    const retry = await stack.send(token, 'yes', 'tab1-dropped');
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.json.data, 'Echo: yes');
+    assert.deepEqual(
+      retry.json.stored.map((m: { id: string }) => m.id),
+      (await upstreamPairs(userId)).slow,
+    );
+    assert.equal(stack.proxy.forwardedSends, before, 'the retry sent nothing');
+  });
+});

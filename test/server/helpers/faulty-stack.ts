@@ -22,7 +22,13 @@ export interface FaultyStack {
 }
 
 export async function startFaultyStack(
-  options: { dailyLimit?: number; proxy?: Omit<FaultyUpstreamOptions, 'target'>; handler?: Partial<SigningHandlerOptions> } = {},
+  options: {
+    dailyLimit?: number;
+    proxy?: Omit<FaultyUpstreamOptions, 'target'>;
+    handler?: Partial<SigningHandlerOptions>;
+    /** How long the reply source takes for its `call`-th reply (from 1). Default: at once. */
+    replyDelayMs?: (call: number) => number;
+  } = {},
 ): Promise<FaultyStack> {
   let replies = 0;
   const emulator = createEmulator({
@@ -32,6 +38,8 @@ export async function startFaultyStack(
       name: 'counting-echo',
       reply: async (request) => {
         replies++;
+        const delay = options.replyDelayMs?.(replies) ?? 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
         return `Echo: ${request.content}`;
       },
     },
