@@ -19,8 +19,8 @@ import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
 import { readFirstPaint } from './first-paint-record.js';
 import type { CachedConversation } from './cached-conversation.js';
 import { HistoryCache } from './history-cache.js';
-import { Outbox, type OutboxEntry } from './outbox.js';
-import { OutboxSender } from './outbox-sender.js';
+import { Outbox } from './outbox.js';
+import { OutboxSender, type OutboxRead } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
@@ -146,13 +146,13 @@ export class ChatController implements ReactiveController {
     if (painted) this.conversation.current = painted.conversation;
     let confirmed = false;
     try {
-      const [identity, entries] = await Promise.all([transport.storedIdentity(), this.outbox.list()]);
+      const [identity, outbox] = await Promise.all([transport.storedIdentity(), this.sender.read()]);
       if (signal.aborted) return;
       transport.nameVisitor(); // also names a visitor stored by an earlier version
       confirmed = painted !== undefined && painted.userId === identity?.userId;
-      let read: OutboxEntry[] | undefined = entries;
+      let read: OutboxRead | undefined = outbox;
       if (confirmed) {
-        this.sender.adopt(entries);
+        this.sender.adopt(outbox);
         this.host.requestUpdate();
         await afterNextPaint();
         read = undefined; // read again: a frame has passed
@@ -170,8 +170,8 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  /** (Re)reads cached sessions, the current conversation and the outbox (`entries`, when just read). */
-  private async loadFromStorage(connection: Connection, entries?: OutboxEntry[]) {
+  /** (Re)reads cached sessions, the current conversation and the outbox (`outbox`, when just read). */
+  private async loadFromStorage(connection: Connection, outbox?: OutboxRead) {
     const { transport, signal } = connection;
     const identity = await transport.storedIdentity();
     if (identity) {
@@ -179,7 +179,7 @@ export class ChatController implements ReactiveController {
       this.feedback.use(transport.base, identity.userId);
     }
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
-      entries ?? this.outbox.list(),
+      outbox ?? this.sender.read(),
       identity ? this.cache.currentSessionId() : undefined,
       identity ? this.cache.loadSessions() : undefined,
       identity ? this.cache.loadFirstLines() : undefined,

@@ -27,7 +27,7 @@ import type { Message, SendMessageResponse } from '../../shared/types.js';
 import type { ChatbotErrorKind } from '../events.js';
 import { emit } from '../emit.js';
 import { isAbort, type Connection, type ControllerContext } from './connection.js';
-import { newIdempotencyKey, newLocalId, type Outbox, type OutboxEntry } from './outbox.js';
+import { byCreation, newIdempotencyKey, newLocalId, type Outbox, type OutboxEntry } from './outbox.js';
 import { RequestFailure } from './transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 
@@ -78,6 +78,12 @@ function storedMessages(value: unknown): [Message] | [Message, Message] | undefi
   return reply ? [question!, reply] : [question!];
 }
 
+/** The outbox as read from storage, and how many changes this tab had made when the read began. */
+export interface OutboxRead {
+  entries: OutboxEntry[];
+  changesBefore: number;
+}
+
 /** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
 const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored[0].id);
 
@@ -99,8 +105,9 @@ export class OutboxSender {
   private pumping: Connection | undefined;
   /** The local id whose POST is on its way: a storage read must not replace it. */
   private sending: string | undefined;
-  /** Entries queued in memory whose outbox write has not finished: a storage read must not drop them. */
-  private readonly unsaved = new Set<string>();
+  /** Changes this tab made to its entries, counted; and the count at each entry's latest change. */
+  private changes = 0;
+  private readonly changedAt = new Map<string, number>();
   /** Redraws when the soonest 429 wait is over (Retry is disabled until then). */
   private countdown: ReturnType<typeof setTimeout> | undefined;
 
@@ -146,12 +153,12 @@ export class OutboxSender {
       ...(file ? { file } : {}),
       ...(host.userName ? { name: host.userName } : {}),
     };
+    this.touch(localId);
     this.entries = [...this.entries, entry];
     host.requestUpdate();
     // The key is in IndexedDB before the first attempt leaves: a reload at any later moment
     // resends with the same key.
-    this.unsaved.add(localId);
-    await this.outbox.put(entry).finally(() => this.unsaved.delete(localId));
+    await this.outbox.put(entry).finally(() => this.touch(localId));
     if (connection.signal.aborted) return localId;
     this.context.changed();
     void this.pump();
@@ -164,8 +171,9 @@ export class OutboxSender {
     if (!entry || entry.state !== 'failed') return;
     if (entry.retryAt && entry.retryAt > Date.now()) return;
     const pending: OutboxEntry = { ...entry, state: 'pending', error: undefined, retryAt: undefined };
+    this.touch(localId);
     this.replace(pending);
-    await this.outbox.put(pending);
+    await this.outbox.put(pending).finally(() => this.touch(localId));
     this.context.changed();
     void this.pump();
   }
@@ -177,15 +185,29 @@ export class OutboxSender {
     }
   }
 
-  /** Takes the outbox as stored; entries this tab is sending or still writing stay as they are in memory. */
-  adopt(entries: OutboxEntry[]) {
-    const stored = new Set(entries.map((e) => e.localId));
-    const mine = this.entries.find((e) => e.localId === this.sending);
-    this.entries = [
-      ...entries.map((e) => (e.localId === mine?.localId ? mine : e)),
-      ...this.entries.filter((e) => this.unsaved.has(e.localId) && !stored.has(e.localId)),
-    ];
+  /** Reads the outbox from storage, for {@link adopt} (once the reads that go with it are done). */
+  async read(): Promise<OutboxRead> {
+    const changesBefore = this.changes;
+    return { entries: await this.outbox.list(), changesBefore };
+  }
+
+  /**
+   * Takes the outbox as stored, but for the entries this tab changed after the read began (a
+   * retry, a send or a confirmation still being written) and the one it is sending: those stay as
+   * they are in memory, or gone. A read is slow after a reload (it goes with the cache's); a Retry
+   * clicked meanwhile would otherwise be undone by it.
+   */
+  adopt({ entries, changesBefore }: OutboxRead) {
+    const changedSince = (localId: string) => localId === this.sending || (this.changedAt.get(localId) ?? 0) > changesBefore;
+    this.entries = [...entries.filter((e) => !changedSince(e.localId)), ...this.entries.filter((e) => changedSince(e.localId))].sort(
+      byCreation,
+    );
     this.scheduleCountdown();
+  }
+
+  /** Counts a change to an entry: when made in memory, and again once its storage write is done. */
+  private touch(localId: string) {
+    this.changedAt.set(localId, ++this.changes);
   }
 
   /** After a 429 an entry waits until `retryAt`; the bubble's Retry is enabled again on a redraw then. */
@@ -298,7 +320,8 @@ export class OutboxSender {
       seq: ++this.seq,
     });
     this.entries = this.entries.filter((e) => e.localId !== entry.localId);
-    await this.outbox.remove(entry.localId);
+    // Still the entry being sent until it is removed from storage; then a counted change.
+    await this.outbox.remove(entry.localId).finally(() => this.touch(entry.localId));
     this.typing = false;
     const host = this.context.host;
     host.requestUpdate();
@@ -320,6 +343,7 @@ export class OutboxSender {
       ...(error.retryAfter ? { retryAt: Date.now() + error.retryAfter * 1000 } : {}),
     };
     await this.outbox.put(failed);
+    this.touch(entry.localId);
     this.replace(failed);
     this.scheduleCountdown();
     this.context.fail(error, entry.localId);

@@ -1,0 +1,53 @@
+// The outbox in memory against reads of it from IndexedDB that began before a change: after a
+// reload the widget reads the outbox together with the cached history, which takes a while, and
+// a Retry clicked (or a send written) meanwhile must survive that read. The orderings are made
+// here step by step, on the real outbox in IndexedDB; the sender has no connection, so nothing is
+// sent, and the element it would draw on is left out (only its storage calls are exercised).
+import { Outbox, newIdempotencyKey, type OutboxEntry } from '../../src/widget/controllers/outbox.js';
+import { OutboxSender } from '../../src/widget/controllers/outbox-sender.js';
+import { openStorage } from '../../src/widget/controllers/storage.js';
+import type { ControllerContext } from '../../src/widget/controllers/connection.js';
+import { equal, freshNamespace } from './support/helpers.js';
+
+/** A sender over a fresh outbox holding one message that failed offline, as a reload finds it. */
+async function senderWithFailedMessage() {
+  const outbox = new Outbox(openStorage());
+  outbox.use(`https://example.test/${freshNamespace('reads')}`);
+  const failed: OutboxEntry = {
+    localId: 'local-1',
+    key: newIdempotencyKey(),
+    content: 'sent while offline',
+    createdAt: new Date().toISOString(),
+    state: 'failed',
+    attempts: 1,
+    error: { kind: 'offline', status: 0, detail: 'offline' },
+  };
+  await outbox.put(failed);
+  const context = { host: { requestUpdate() {} }, fail() {}, changed() {} } as unknown as ControllerContext;
+  const sender = new OutboxSender(outbox, context, () => undefined);
+  sender.adopt(await sender.read());
+  return { outbox, sender };
+}
+
+const states = (sender: OutboxSender) => sender.entries.map((e) => `${e.localId}:${e.state}`).join(' ');
+
+describe('the outbox against reads that began before a change', () => {
+  it('a Retry is not undone by a read that began before it', async () => {
+    const { outbox, sender } = await senderWithFailedMessage();
+    const before = await sender.read();
+    equal(before.entries[0]?.state, 'failed', 'the read saw it failed');
+    await sender.retry('local-1');
+    equal((await outbox.get('local-1'))?.state, 'pending', 'stored as pending');
+    sender.adopt(before);
+    equal(states(sender), 'local-1:pending', 'still pending in memory, as stored');
+  });
+
+  it('a read that began after the Retry was written is taken as it is', async () => {
+    const { sender } = await senderWithFailedMessage();
+    await sender.retry('local-1');
+    const after = await sender.read();
+    equal(after.entries[0]?.state, 'pending');
+    sender.adopt({ ...after, entries: [] }); // another tab confirmed and removed it since
+    equal(states(sender), '', 'gone, as the read says');
+  });
+});
