@@ -2,8 +2,8 @@
  * Finding the messages a send stored upstream, exactly: the send answer carries only the reply
  * text, so the handler reads the visitor's newest messages and picks the question this send
  * stored. Texts repeat ("yes", "ok"), so a question is matched only inside the time its attempt
- * was under way, and each stored question is claimed for one idempotency key atomically in the
- * store: two keys with the same text never get the same stored message.
+ * was under way, and each stored question and reply is claimed for one idempotency key
+ * atomically in the store: two keys never name the same stored message.
  */
 import type { Message } from '../shared/types.js';
 import { belongsTo } from './envelope.js';
@@ -39,40 +39,55 @@ function during(question: Message, attempt: Attempt): boolean {
   return question.text === attempt.content && at >= attempt.startedAt - CLOCK_SKEW_MS && at <= attempt.endedAt + CLOCK_SKEW_MS;
 }
 
-/** When upstream began a reply, by its clock: stored at less its response time (when the listing gives one). */
-const beganAt = (reply: Message) => timeOf(reply) - (typeof reply.responseTime === 'number' ? reply.responseTime * 1000 : 0);
-
 /**
- * The reply upstream paired with `question` in its session (oldest first). Upstream stamps a
- * question when it arrives and its reply when it is ready, so two sends of one visitor that
- * overlap (two tabs) are listed Q1, Q2, R2, R1. Each send stores its question and reply together,
- * so the session's questions and replies pair up in order: of when they were asked, and of when
- * the replies were begun. Replies listed before the first question answer questions older than
- * the page read, and are left out.
+ * Begin times (a reply's stored time less its response time) closer than this to two questions
+ * tell nothing apart: rounding, and the work upstream does before it starts a reply.
  */
-function pairedReply(session: readonly Message[], question: Message): Message | undefined {
-  const fromFirstQuestion = session.slice(session.findIndex((m) => m.senderType === 'User'));
-  const questions = fromFirstQuestion.filter((m) => m.senderType === 'User');
-  const replies = fromFirstQuestion.filter((m) => m.senderType === 'Bot').sort((a, b) => beganAt(a) - beganAt(b));
-  const reply = replies[questions.indexOf(question)];
-  return reply && session.indexOf(reply) > session.indexOf(question) ? reply : undefined;
+const BEGIN_NOISE_MS = 20;
+
+/** When upstream began a reply, by its clock; undefined when the listing gives no response time. */
+function beganAt(reply: Message): number | undefined {
+  return typeof reply.responseTime === 'number' ? timeOf(reply) - reply.responseTime * 1000 : undefined;
 }
 
 /**
- * The Bot reply to `question` among the listed messages (oldest first). With `replyText` (what
- * upstream answered this send) a paired reply that says something else was misjudged: begin times
- * a few milliseconds apart can swap. The reply with that text begun nearest the question is taken
- * instead.
+ * The replies that may answer `question`, likeliest first, among the listed messages (oldest
+ * first); with `replyText` (what upstream answered this send) only those that say it.
+ *
+ * Upstream stamps a question when it arrives and its reply when it is ready, so sends of one
+ * visitor that overlap (two tabs, the first answered slowly) are listed Q1, Q2, R2, R1, and no
+ * position tells which reply is whose. Their begin times do: a reply of `question` was begun
+ * after it arrived and nearer to it than to any other listed question of its session (beyond
+ * the noise), which also leaves out the reply of a question older than the page read, and takes
+ * none from a neighbour for a question upstream stored without a reply. A reply listed without
+ * a response time may answer it only when it comes right after it.
  */
-export function replyTo(oldestFirst: readonly Message[], question: Message, replyText: string | undefined): Message | undefined {
+export function replyCandidates(oldestFirst: readonly Message[], question: Message, replyText?: string): Message[] {
   const session = oldestFirst.filter((m) => m.chatSessionId === question.chatSessionId);
-  const paired = pairedReply(session, question);
-  if (replyText === undefined || paired?.text === replyText) return paired;
-  const distance = (reply: Message) => Math.abs(beganAt(reply) - timeOf(question));
+  const at = session.indexOf(question);
+  const asked = timeOf(question);
+  const plausible = (reply: Message, index: number) => {
+    if (reply.senderType !== 'Bot' || (replyText !== undefined && reply.text !== replyText)) return false;
+    const began = beganAt(reply);
+    if (began === undefined) return index === at + 1;
+    const own = Math.abs(began - asked);
+    const nearerToAnother = session
+      .slice(0, index)
+      .some((m) => m !== question && m.senderType === 'User' && Math.abs(began - timeOf(m)) + BEGIN_NOISE_MS < own);
+    return began >= asked - BEGIN_NOISE_MS && !nearerToAnother;
+  };
+  const distance = (reply: Message) => Math.abs((beganAt(reply) ?? Infinity) - asked);
   return session
-    .slice(session.indexOf(question) + 1)
-    .filter((m) => m.senderType === 'Bot' && m.text === replyText)
-    .reduce<Message | undefined>((nearest, reply) => (!nearest || distance(reply) < distance(nearest) ? reply : nearest), undefined);
+    .map((m, index) => ({ m, index }))
+    .filter(({ m, index }) => index > at && plausible(m, index))
+    .map(({ m }) => m)
+    .sort((a, b) => distance(a) - distance(b));
+}
+
+/** Claims a stored message for `key`, atomically in the store: true when it is this key's. */
+async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | 'reply', id: string, key: string): Promise<boolean> {
+  const claimKey = `${options.chatbotId}:idem-${kind}:${userId}:${id}`;
+  return (await options.store.add(claimKey, key, options.now() + OUTCOME_TTL_MS)) || (await options.store.get(claimKey)) === key;
 }
 
 /**
@@ -100,11 +115,13 @@ export async function findStored(
     .filter((m) => m.senderType === 'User' && attempts.some((attempt) => during(m, attempt)))
     .sort((a, b) => timeOf(a) - timeOf(b));
   for (const question of candidates) {
-    const claimKey = `${options.chatbotId}:idem-claim:${userId}:${question.id}`;
-    const ours = (await options.store.add(claimKey, key, options.now() + OUTCOME_TTL_MS)) || (await options.store.get(claimKey)) === key;
-    if (!ours) continue;
-    const reply = replyTo(oldestFirst, question, replyText);
-    return reply ? [question, reply] : [question];
+    if (!(await claim(options, userId, 'claim', question.id, key))) continue;
+    // Replies are claimed too: where begin times cannot tell two apart, the one another key
+    // already named is not this one's.
+    for (const reply of replyCandidates(oldestFirst, question, replyText)) {
+      if (await claim(options, userId, 'reply', reply.id, key)) return [question, reply];
+    }
+    return [question];
   }
   return undefined;
 }

@@ -95,6 +95,35 @@ describe('idempotency outcomes and the store', () => {
     );
   });
 
+  it('two keys whose questions upstream stamped in the same millisecond: each retry names its own question and a reply of its own', async () => {
+    const handler = makeHandler();
+    const { token, userId } = await visitor(handler);
+    // Both sends fail with a 5xx, yet upstream stored them (seeded below): two tabs, one instant.
+    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
+    assert.equal((await send(handler, token, 'yes', 'k-tab1')).status, 502);
+    assert.equal((await send(handler, token, 'yes', 'k-tab2')).status, 502);
+    upstream.override = undefined;
+    const at = Date.now();
+    const asked = (ms: number) => new Date(at + ms).toISOString();
+    for (const id of ['q1', 'q2']) upstream.seed({ id, chatUserId: userId, text: 'yes', createdAt: asked(0) });
+    for (const [id, ms] of [
+      ['r1', 300],
+      ['r2', 301],
+    ] as const)
+      upstream.seed({ id, chatUserId: userId, text: 'You said: yes', senderType: 'Bot', createdAt: asked(ms), responseTime: ms / 1000 });
+    const named = async (key: string) => {
+      const retry = await send(handler, token, 'yes', key);
+      assert.equal(retry.status, 200);
+      return ((await retry.json()) as { stored: { id: string }[] }).stored.map((m) => m.id);
+    };
+    const first = await named('k-tab1');
+    const second = await named('k-tab2');
+    assert.equal(first.length, 2);
+    assert.equal(second.length, 2);
+    assert.equal(new Set([...first, ...second]).size, 4, `no message named twice: ${first} and ${second}`);
+    assert.equal(posts(), 2, 'the retries sent nothing');
+  });
+
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Message } from '../../src/shared/types.js';
-import { replyTo } from '../../src/server/stored-messages.js';
+import { replyCandidates } from '../../src/server/stored-messages.js';
 
 const T0 = Date.parse('2026-11-26T10:00:00.000Z');
 
@@ -25,12 +25,13 @@ function message(id: string, senderType: 'User' | 'Bot', text: string, ms: numbe
   };
 }
 
+/** The likeliest reply to `questionId` (the first candidate; claims by other keys aside), by id. */
 const replyId = (list: Message[], questionId: string, replyText?: string) =>
-  replyTo(
+  replyCandidates(
     list,
     list.find((m) => m.id === questionId)!,
     replyText,
-  )?.id;
+  )[0]?.id;
 
 describe('the reply to a stored question', () => {
   it('one send after another: the reply listed right after each question', () => {
@@ -59,8 +60,8 @@ describe('the reply to a stored question', () => {
     assert.equal(replyId(list, 'q2', 'Echo: yes'), 'r2');
   });
 
-  it('two questions a millisecond apart whose begin times swapped: the known reply text decides', () => {
-    // r1 began at 3 ms, r2 at 2 ms: paired by begin time, q1 would get r2.
+  it('two questions a millisecond apart: the begin times tell nothing, the known reply text does', () => {
+    // r1 began at 3 ms, r2 at 2 ms: both within the noise of either question.
     const list = [
       message('q1', 'User', 'ok', 0),
       message('q2', 'User', 'yes', 1),
@@ -69,29 +70,55 @@ describe('the reply to a stored question', () => {
     ];
     assert.equal(replyId(list, 'q1', 'Echo: ok'), 'r1');
     assert.equal(replyId(list, 'q2', 'Echo: yes'), 'r2');
+    const candidates = (id: string) =>
+      replyCandidates(
+        list,
+        list.find((m) => m.id === id)!,
+      ).map((m) => m.id);
+    assert.deepEqual(candidates('q1').sort(), ['r1', 'r2'], 'without the text both may be its own (the claims decide)');
   });
 
-  it('without response times: in order, the first question with the first reply', () => {
+  it('a question upstream stored without a reply takes none from its neighbours, and they keep their own', () => {
     const list = [
-      message('q1', 'User', 'ok', 0),
-      message('q2', 'User', 'yes', 40),
-      message('r1', 'Bot', 'Echo: ok', 300),
-      message('r2', 'Bot', 'Echo: yes', 350),
+      message('q0', 'User', 'lost', 0),
+      message('q1', 'User', 'yes', 2_000),
+      message('r1', 'Bot', 'Echo: yes', 2_500, 0.5),
+      message('q2', 'User', 'ok', 4_000),
+      message('r2', 'Bot', 'Echo: ok', 4_300, 0.3),
     ];
+    assert.equal(replyId(list, 'q0'), undefined);
     assert.equal(replyId(list, 'q1'), 'r1');
     assert.equal(replyId(list, 'q2'), 'r2');
   });
 
-  it('replies listed before the first question answer questions older than the page, and are not taken', () => {
+  it('the reply of a question older than the page read is not taken', () => {
+    // The page starts after qa (asked at 0, answered at 1.5 s); qc's own reply is there.
     const list = [
-      message('r0', 'Bot', 'Echo: earlier', 0, 0.5),
-      message('q1', 'User', 'yes', 1_000),
-      message('r1', 'Bot', 'Echo: yes', 1_400, 0.4),
+      message('qc', 'User', 'c', 1_000),
+      message('rc', 'Bot', 'Echo: c', 1_100, 0.1),
+      message('ra', 'Bot', 'Echo: a', 1_500, 1.5),
     ];
-    assert.equal(replyId(list, 'q1'), 'r1');
+    assert.equal(replyId(list, 'qc'), 'rc');
+    assert.deepEqual(
+      replyCandidates(list, list[0]!).map((m) => m.id),
+      ['rc'],
+    );
   });
 
-  it("other sessions' messages do not count, and a question whose reply is not listed has none", () => {
+  it('without response times: only the reply listed right after the question', () => {
+    const list = [
+      message('q1', 'User', 'ok', 0),
+      message('q2', 'User', 'yes', 40),
+      message('r2', 'Bot', 'Echo: yes', 300),
+      message('q3', 'User', 'and?', 1_000),
+      message('r3', 'Bot', 'Echo: and?', 1_200),
+    ];
+    assert.equal(replyId(list, 'q1'), undefined, 'another question came between');
+    assert.equal(replyId(list, 'q2'), 'r2');
+    assert.equal(replyId(list, 'q3'), 'r3');
+  });
+
+  it("other sessions' messages do not count; a reply must say the known text", () => {
     const list = [
       message('q1', 'User', 'yes', 0),
       message('x1', 'User', 'elsewhere', 10, undefined, 's2'),

@@ -79,6 +79,7 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
   let lastCreatedAt = 0;
   const store = (message: Partial<StoredMessage> & { chatUserId: string; text: string }): StoredMessage => {
     // Stored now (a seed may say when), each one after the previous, like upstream's clock.
+    const previous = lastCreatedAt;
     lastCreatedAt = message.createdAt ? Date.parse(message.createdAt) : Math.max(Date.now(), lastCreatedAt + 1);
     const stored: StoredMessage = {
       id: message.id ?? `m${nextId++}`,
@@ -88,7 +89,8 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       senderType: message.senderType ?? 'User',
       text: message.text,
       tokenCount: 3,
-      responseTime: message.senderType === 'Bot' ? 0.5 : null,
+      // A reply was begun when the message before it (its question) arrived, as upstream's are.
+      responseTime: message.senderType === 'Bot' ? (message.responseTime ?? Math.max(0, lastCreatedAt - previous) / 1000) : null,
       createdAt: new Date(lastCreatedAt).toISOString(),
       ...(message.url ? { url: message.url } : {}),
     };
