@@ -11,6 +11,8 @@ interface Env {
   CHATBOT_API_KEY: string; // pk_…
   CHATBOT_API_SECRET: string; // sk_…: `wrangler secret put CHATBOT_API_SECRET`, never in wrangler.toml
   CHATBOT_ID: string;
+  // Sites on other origins that may embed the widget, comma-separated (https://www.example.com).
+  CHATBOT_ALLOWED_ORIGINS?: string;
   CHATBOT_STORE: ChatbotStoreNamespace;
 }
 
@@ -36,6 +38,11 @@ export default {
       // Client address for the per-address limits: Cloudflare sets CF-Connecting-IP to the
       // visitor's address and replaces any value the visitor sent, so it can be trusted on Workers.
       clientAddress: (r) => r.headers.get('CF-Connecting-IP'),
+      // Same origin needs nothing: the Worker routed under the site's domain (example.com/chatbot*).
+      allowedOrigins: (env.CHATBOT_ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
     });
     const answer = handler(request);
     // A send handed to upstream is seen through and its outcome kept even if the visitor leaves.
