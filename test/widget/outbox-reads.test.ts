@@ -9,31 +9,31 @@ import { openStorage } from '../../src/widget/controllers/storage.js';
 import type { ControllerContext } from '../../src/widget/controllers/connection.js';
 import { equal, freshNamespace } from './support/helpers.js';
 
-/** A sender over a fresh outbox holding one message that failed offline, as a reload finds it. */
-async function senderWithFailedMessage() {
+/** A sender over a fresh outbox holding one message that failed offline (or is `pending`), as a reload finds it. */
+async function senderWithMessage(state: OutboxEntry['state'] = 'failed') {
   const outbox = new Outbox(openStorage());
   outbox.use(`https://example.test/${freshNamespace('reads')}`);
-  const failed: OutboxEntry = {
+  const entry: OutboxEntry = {
     localId: 'local-1',
     key: newIdempotencyKey(),
     content: 'sent while offline',
     createdAt: new Date().toISOString(),
-    state: 'failed',
+    state,
     attempts: 1,
-    error: { kind: 'offline', status: 0, detail: 'offline' },
+    ...(state === 'failed' ? { error: { kind: 'offline' as const, status: 0, detail: 'offline' } } : {}),
   };
-  await outbox.put(failed);
+  await outbox.put(entry);
   const context = { host: { requestUpdate() {} }, fail() {}, changed() {} } as unknown as ControllerContext;
   const sender = new OutboxSender(outbox, context, () => undefined);
   sender.adopt(await sender.read());
-  return { outbox, sender };
+  return { outbox, sender, entry };
 }
 
 const states = (sender: OutboxSender) => sender.entries.map((e) => `${e.localId}:${e.state}`).join(' ');
 
 describe('the outbox against reads that began before a change', () => {
   it('a Retry is not undone by a read that began before it', async () => {
-    const { outbox, sender } = await senderWithFailedMessage();
+    const { outbox, sender } = await senderWithMessage();
     const before = await sender.read();
     equal(before.entries[0]?.state, 'failed', 'the read saw it failed');
     await sender.retry('local-1');
@@ -43,11 +43,24 @@ describe('the outbox against reads that began before a change', () => {
   });
 
   it('a read that began after the Retry was written is taken as it is', async () => {
-    const { sender } = await senderWithFailedMessage();
+    const { sender } = await senderWithMessage();
     await sender.retry('local-1');
     const after = await sender.read();
     equal(after.entries[0]?.state, 'pending');
     sender.adopt({ ...after, entries: [] }); // another tab confirmed and removed it since
     equal(states(sender), '', 'gone, as the read says');
+  });
+
+  it('a read begun before another tab marked the message failed does not bring it back as pending', async () => {
+    const { outbox, sender, entry } = await senderWithMessage('pending');
+    const before = await sender.read();
+    await outbox.put({ ...entry, state: 'failed', error: { kind: 'server', status: 500, detail: 'in the other tab' } });
+    // This tab's turn to send it (the private step its pump takes, with a connection that is never used):
+    // it finds the message failed in storage and shows it so.
+    const connection = { signal: new AbortController().signal, transport: {} };
+    await (sender as unknown as { deliver(c: unknown, localId: string): Promise<void> }).deliver(connection, 'local-1');
+    equal(states(sender), 'local-1:failed');
+    sender.adopt(before);
+    equal(states(sender), 'local-1:failed', 'not pending again with nothing sending it');
   });
 });

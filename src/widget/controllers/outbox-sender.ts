@@ -266,6 +266,7 @@ export class OutboxSender {
     const stored = await this.outbox.get(localId);
     if (signal.aborted) return;
     if (!stored || stored.state !== 'pending') {
+      this.touch(localId); // newer than a read begun before another tab's change
       if (stored) this.replace(stored);
       else this.entries = this.entries.filter((e) => e.localId !== localId);
       this.context.host.requestUpdate();
