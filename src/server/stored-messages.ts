@@ -9,10 +9,16 @@ import type { Message } from '../shared/types.js';
 import { belongsTo } from './envelope.js';
 import { OUTCOME_TTL_MS, type Attempt } from './idempotency.js';
 import type { ResolvedOptions } from './options.js';
+import { refuse, TEXT } from './responses.js';
 import { callUpstream } from './upstream.js';
 
-/** Newest messages read to find a send's question: far more than one visitor sends at once. */
+/** Messages read per page to find a send's question: far more than one visitor sends at once. */
 const LOOKUP_PAGE_SIZE = 50;
+/**
+ * Pages read at most, back to the earliest attempt: other tabs of the visitor may have sent more
+ * than a page since an attempt whose answer was lost.
+ */
+const LOOKUP_MAX_PAGES = 10;
 /** Clock difference allowed between this server and upstream when matching times. */
 export const CLOCK_SKEW_MS = 2_000;
 
@@ -101,16 +107,31 @@ export async function findStored(
   attempts: readonly Attempt[],
   replyText?: string,
 ): Promise<StoredPair | undefined> {
-  const answer = await callUpstream(options, {
-    method: 'GET',
-    path: '/messages',
-    label: 'GET /messages',
-    query: { userId, page: 1, pageSize: LOOKUP_PAGE_SIZE },
-  });
-  const data = (answer.body as { data?: unknown }).data;
-  if (answer.status !== 200 || !Array.isArray(data)) return undefined;
+  // Newest first, page after page, until the page reaches back before the earliest attempt.
+  const since = Math.min(...attempts.map((attempt) => attempt.startedAt)) - CLOCK_SKEW_MS;
+  const newestFirst: Message[] = [];
+  for (let page = 1; page <= LOOKUP_MAX_PAGES; page++) {
+    const answer = await callUpstream(options, {
+      method: 'GET',
+      path: '/messages',
+      label: 'GET /messages',
+      query: { userId, page, pageSize: LOOKUP_PAGE_SIZE },
+    });
+    const data = (answer.body as { data?: unknown }).data;
+    if (answer.status !== 200 || !Array.isArray(data)) {
+      if (page === 1) return undefined;
+      // The first page was not enough and the next cannot be read: no verdict, rather than a
+      // "not stored" that would send it again.
+      refuse(502, TEXT.upstreamDown);
+    }
+    // Messages sent meanwhile push older ones onto later pages: one may be read twice.
+    const seen = new Set(newestFirst.map((m) => m.id));
+    newestFirst.push(...data.filter((m): m is Message => isMessage(m) && belongsTo(m, userId) && !seen.has(m.id)));
+    const oldest = newestFirst.at(-1);
+    if (data.length < LOOKUP_PAGE_SIZE || !oldest || timeOf(oldest) < since) break;
+  }
   // Upstream lists newest first; ties in time keep that order, so reversing gives storage order.
-  const oldestFirst = data.filter((m): m is Message => isMessage(m) && belongsTo(m, userId)).reverse();
+  const oldestFirst = newestFirst.reverse();
   const candidates = oldestFirst
     .filter((m) => m.senderType === 'User' && attempts.some((attempt) => during(m, attempt)))
     .sort((a, b) => timeOf(a) - timeOf(b));

@@ -130,6 +130,20 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal(again.text, retry.text, 'the found outcome is kept like any other');
   });
 
+  it('a retry after more than a page of messages from another tab still finds what its attempt stored', async () => {
+    stack.proxy.dropNext();
+    assert.equal((await stack.send(token, 'find me later', 'key-paged')).status, 502);
+    // 26 exchanges since: 52 newer messages, more than one page of the handler's look-up.
+    for (let i = 0; i < 26; i++) assert.equal((await stack.send(token, `meanwhile ${i}`)).status, 200);
+    const before = sendsForwarded();
+    const retry = await stack.send(token, 'find me later', 'key-paged');
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.json.data, 'Echo: find me later');
+    assert.equal(retry.json.stored[0].text, 'find me later');
+    assert.equal(sendsForwarded(), before, 'the retry sent nothing');
+    assert.equal((await questions()).filter((m) => m.text === 'find me later').length, 1, 'stored once');
+  });
+
   it("the same text under a second key: its retry never claims the first key's message", async () => {
     const before = sendsForwarded();
     const first = await stack.send(token, 'sent normally', 'key-normal');

@@ -124,6 +124,36 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(posts(), 2, 'the retries sent nothing');
   });
 
+  it('a look-up that needs an older page it cannot read answers 502 and sends nothing; the next retry finds the message there', async () => {
+    const handler = makeHandler();
+    const { token, userId } = await visitor(handler);
+    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
+    assert.equal((await send(handler, token, 'on page two', 'k-paged')).status, 502);
+    // Upstream stored it after all; then 60 newer messages from another tab push it off the first page.
+    upstream.seed({ id: 'q-paged', chatUserId: userId, text: 'on page two' });
+    upstream.seed({ id: 'r-paged', chatUserId: userId, text: 'You said: on page two', senderType: 'Bot' });
+    for (let i = 0; i < 30; i++) {
+      upstream.seed({ chatUserId: userId, text: `meanwhile ${i}` });
+      upstream.seed({ chatUserId: userId, text: `You said: meanwhile ${i}`, senderType: 'Bot' });
+    }
+    // Page 2 comes back unusable (a 5xx is refused the same way by every upstream call).
+    upstream.override = (r) =>
+      r.method === 'GET' && r.query.get('page') === '2' ? { status: 200, body: '{"data":"not a list","error":null}' } : undefined;
+    const unreadable = await send(handler, token, 'on page two', 'k-paged');
+    assert.equal(unreadable.status, 502, 'no verdict without the older page');
+    assert.equal(posts(), 1, 'not sent again');
+    upstream.override = undefined;
+    const retry = await send(handler, token, 'on page two', 'k-paged');
+    assert.equal(retry.status, 200);
+    const body = (await retry.json()) as { data: string; stored: { id: string }[] };
+    assert.deepEqual(
+      body.stored.map((m) => m.id),
+      ['q-paged', 'r-paged'],
+    );
+    assert.equal(body.data, 'You said: on page two');
+    assert.equal(posts(), 1, 'found, not sent again');
+  });
+
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
