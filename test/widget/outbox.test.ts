@@ -16,13 +16,11 @@ import {
   part,
   parts,
   storedIdentity,
-  storedOutbox,
   unmountAll,
   upstreamMessages,
   waitFor,
   waitForReplies,
 } from './support/helpers.js';
-import { newIdempotencyKey, newLocalId } from '../../src/widget/controllers/outbox.js';
 
 afterEach(() => {
   unmountAll();
@@ -61,32 +59,6 @@ describe('<chatbot-widget> outbox', () => {
     const identity = (await storedIdentity(namespace))!;
     const upstream = await upstreamMessages(identity.userId);
     equal(upstream.filter((m) => m.text === 'sent while offline').length, 1, 'stored once upstream');
-  });
-
-  it('sends a message another tab left pending (closed before its turn) once it hears of it', async () => {
-    const namespace = freshNamespace();
-    const { el } = await mount({ open: '' }, namespace);
-    await el.send('warm up');
-    await waitForReplies(el, 1);
-    // What a tab closed while waiting to send leaves behind: a pending entry with its key.
-    const base = absoluteEndpoint(namespace);
-    const localId = newLocalId();
-    const entry = {
-      localId,
-      key: newIdempotencyKey(),
-      content: 'left by another tab',
-      createdAt: new Date().toISOString(),
-      state: 'pending',
-      attempts: 0,
-    };
-    await idbSet(`outbox|${base}|${localId}`, entry, idbStore);
-    const channel = new BroadcastChannel(`chatbot-widget|${base}`);
-    channel.postMessage({ type: 'changed' });
-    channel.close();
-    await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: left by another tab'), 'its reply in this tab');
-    await waitFor(async () => (await storedOutbox(namespace)).length === 0, 'the outbox emptied');
-    const identity = (await storedIdentity(namespace))!;
-    equal((await upstreamMessages(identity.userId)).filter((m) => m.text === 'left by another tab').length, 1, 'stored once');
   });
 
   it('does not send twice a message that reached the server although its answer was lost', async () => {

@@ -203,8 +203,6 @@ export class OutboxSender {
       byCreation,
     );
     this.scheduleCountdown();
-    // One another tab left pending (closed before its turn) is this tab's to send.
-    if (this.entries.some((e) => e.state === 'pending')) void this.pump();
   }
 
   /** Counts a change to an entry: when made in memory, and again once its storage write is done. */
