@@ -65,8 +65,11 @@ function beganAt(reply: Message): number | undefined {
  * position tells which reply is whose. Their begin times do: a reply of `question` was begun
  * after it arrived and nearer to it than to any other listed question of its session (beyond
  * the noise), which also leaves out the reply of a question older than the page read, and takes
- * none from a neighbour for a question upstream stored without a reply. A reply listed without
- * a response time may answer it only when it comes right after it.
+ * none from a neighbour for a question upstream stored without a reply. When no reply fits by
+ * its times (none given, or rounded too coarsely to fit), the reply listed right after the
+ * question is taken. Begin times assume upstream begins a reply when its question arrives: work
+ * before it longer than the gap between two tabs' questions can pair a retry (reply text unknown)
+ * with the other's reply; claims still keep the two keys' messages apart.
  */
 export function replyCandidates(oldestFirst: readonly Message[], question: Message, replyText?: string): Message[] {
   const session = oldestFirst.filter((m) => m.chatSessionId === question.chatSessionId);
@@ -75,7 +78,7 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
   const plausible = (reply: Message, index: number) => {
     if (reply.senderType !== 'Bot' || (replyText !== undefined && reply.text !== replyText)) return false;
     const began = beganAt(reply);
-    if (began === undefined) return index === at + 1;
+    if (began === undefined) return false;
     const own = Math.abs(began - asked);
     const nearerToAnother = session
       .slice(0, index)
@@ -83,11 +86,16 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
     return began >= asked - BEGIN_NOISE_MS && !nearerToAnother;
   };
   const distance = (reply: Message) => Math.abs((beganAt(reply) ?? Infinity) - asked);
-  return session
+  const byBeginTime = session
     .map((m, index) => ({ m, index }))
     .filter(({ m, index }) => index > at && plausible(m, index))
     .map(({ m }) => m)
     .sort((a, b) => distance(a) - distance(b));
+  if (byBeginTime.length) return byBeginTime;
+  // Times that cannot be trusted (a response time rounded coarsely, an upstream clock held still):
+  // the reply listed right after the question is its own.
+  const next = session[at + 1];
+  return next?.senderType === 'Bot' && (replyText === undefined || next.text === replyText) ? [next] : [];
 }
 
 /** Claims a stored message for `key`, atomically in the store: true when it is this key's. */

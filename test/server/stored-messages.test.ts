@@ -118,6 +118,19 @@ describe('the reply to a stored question', () => {
     assert.equal(replyId(list, 'q3'), 'r3');
   });
 
+  it('response times rounded coarsely, or an upstream clock held still: the reply right after the question', () => {
+    const list = [
+      message('q1', 'User', 'yes', 0),
+      message('r1', 'Bot', 'Echo: yes', 1_234, 1.3), // begun "66 ms before" its question
+      message('q2', 'User', 'ok', 5_000),
+      message('r2', 'Bot', 'Echo: ok', 5_001, 0.3), // a frozen clock: stored 1 ms after, answered in 0.3 s
+    ];
+    assert.equal(replyId(list, 'q1'), 'r1');
+    assert.equal(replyId(list, 'q2'), 'r2');
+    assert.equal(replyId(list, 'q2', 'Echo: ok'), 'r2');
+    assert.equal(replyId(list, 'q2', 'Echo: something else'), undefined);
+  });
+
   it("other sessions' messages do not count; a reply must say the known text", () => {
     const list = [
       message('q1', 'User', 'yes', 0),
