@@ -106,7 +106,7 @@ async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | '
 
 /**
  * The question one of `attempts` stored (and its reply), claimed for `key`; undefined when none
- * was stored. Rejects (with the route's answer) when upstream cannot be read.
+ * was stored. Rejects (with the route's answer, 502) when upstream cannot be read.
  */
 export async function findStored(
   options: ResolvedOptions,
@@ -126,12 +126,9 @@ export async function findStored(
       query: { userId, page, pageSize: LOOKUP_PAGE_SIZE },
     });
     const data = (answer.body as { data?: unknown }).data;
-    if (answer.status !== 200 || !Array.isArray(data)) {
-      if (page === 1) return undefined;
-      // The first page was not enough and the next cannot be read: no verdict, rather than a
-      // "not stored" that would send it again.
-      refuse(502, TEXT.upstreamDown);
-    }
+    // A page that cannot be read gives no verdict, rather than a "not stored" that would send
+    // the message again (a 5xx is refused the same way by callUpstream).
+    if (answer.status !== 200 || !Array.isArray(data)) refuse(502, TEXT.upstreamDown);
     // Messages sent meanwhile push older ones onto later pages: one may be read twice.
     const seen = new Set(newestFirst.map((m) => m.id));
     newestFirst.push(...data.filter((m): m is Message => isMessage(m) && belongsTo(m, userId) && !seen.has(m.id)));

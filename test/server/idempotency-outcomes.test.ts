@@ -124,6 +124,26 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(posts(), 2, 'the retries sent nothing');
   });
 
+  it('a look-up whose first page cannot be read answers 502 and sends nothing; the next retry finds the message', async () => {
+    const handler = makeHandler();
+    const { token, userId } = await visitor(handler);
+    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
+    assert.equal((await send(handler, token, 'stored after all', 'k-unread')).status, 502);
+    upstream.seed({ id: 'q-unread', chatUserId: userId, text: 'stored after all' });
+    upstream.seed({ id: 'r-unread', chatUserId: userId, text: 'You said: stored after all', senderType: 'Bot' });
+    upstream.override = (r) => (r.method === 'GET' ? { status: 200, body: '{"data":"not a list","error":null}' } : undefined);
+    assert.equal((await send(handler, token, 'stored after all', 'k-unread')).status, 502, 'no verdict without the listing');
+    assert.equal(posts(), 1, 'not sent again');
+    upstream.override = undefined;
+    const retry = await send(handler, token, 'stored after all', 'k-unread');
+    assert.equal(retry.status, 200);
+    assert.deepEqual(
+      ((await retry.json()) as { stored: { id: string }[] }).stored.map((m) => m.id),
+      ['q-unread', 'r-unread'],
+    );
+    assert.equal(posts(), 1, 'found, not sent again');
+  });
+
   it('a look-up that needs an older page it cannot read answers 502 and sends nothing; the next retry finds the message there', async () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
