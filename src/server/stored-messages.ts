@@ -57,6 +57,22 @@ function beganAt(reply: Message): number | undefined {
 }
 
 /**
+ * How long upstream works on a question before it begins the reply (retrieval, say), as the
+ * listed exchanges show it: the median, over the questions answered right after them, of the
+ * reply's begin time less the question's time; 0 without such exchanges or below 0.
+ */
+function workBeforeReply(oldestFirst: readonly Message[]): number {
+  const delays: number[] = [];
+  oldestFirst.forEach((question, i) => {
+    const reply = oldestFirst.slice(i + 1).find((m) => m.chatSessionId === question.chatSessionId);
+    const began = reply && beganAt(reply);
+    if (question.senderType === 'User' && reply?.senderType === 'Bot' && began !== undefined) delays.push(began - timeOf(question));
+  });
+  delays.sort((a, b) => a - b);
+  return Math.max(0, delays[Math.floor(delays.length / 2)] ?? 0);
+}
+
+/**
  * The replies that may answer `question`, likeliest first, among the listed messages (oldest
  * first); with `replyText` (what upstream answered this send) only those that say it.
  *
@@ -67,17 +83,24 @@ function beganAt(reply: Message): number | undefined {
  * the noise), which also leaves out the reply of a question older than the page read, and takes
  * none from a neighbour for a question upstream stored without a reply. When no reply fits by
  * its times (none given, or rounded too coarsely to fit), the reply listed right after the
- * question is taken. Begin times assume upstream begins a reply when its question arrives: work
- * before it longer than the gap between two tabs' questions can pair a retry (reply text unknown)
- * with the other's reply; claims still keep the two keys' messages apart.
+ * question is taken. Upstream's work before it begins a reply is learnt from the listed
+ * exchanges that did not overlap; where there are none, overlapping sends closer together than
+ * that work can pair a retry (reply text unknown) with the other's reply; claims still keep the
+ * two keys' messages apart.
  */
 export function replyCandidates(oldestFirst: readonly Message[], question: Message, replyText?: string): Message[] {
   const session = oldestFirst.filter((m) => m.chatSessionId === question.chatSessionId);
   const at = session.indexOf(question);
   const asked = timeOf(question);
+  // Begin times moved back by the work upstream does first: then they fall on their questions.
+  const work = workBeforeReply(oldestFirst);
+  const startOf = (reply: Message) => {
+    const began = beganAt(reply);
+    return began === undefined ? undefined : began - work;
+  };
   const plausible = (reply: Message, index: number) => {
     if (reply.senderType !== 'Bot' || (replyText !== undefined && reply.text !== replyText)) return false;
-    const began = beganAt(reply);
+    const began = startOf(reply);
     if (began === undefined) return false;
     const own = Math.abs(began - asked);
     const nearerToAnother = session
@@ -85,7 +108,7 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
       .some((m) => m !== question && m.senderType === 'User' && Math.abs(began - timeOf(m)) + BEGIN_NOISE_MS < own);
     return began >= asked - BEGIN_NOISE_MS && !nearerToAnother;
   };
-  const distance = (reply: Message) => Math.abs((beganAt(reply) ?? Infinity) - asked);
+  const distance = (reply: Message) => Math.abs((startOf(reply) ?? Infinity) - asked);
   const byBeginTime = session
     .map((m, index) => ({ m, index }))
     .filter(({ m, index }) => index > at && plausible(m, index))

@@ -78,6 +78,21 @@ describe('the reply to a stored question', () => {
     assert.deepEqual(candidates('q1').sort(), ['r1', 'r2'], 'without the text both may be its own (the claims decide)');
   });
 
+  it('upstream working 45 ms before each reply, learnt from earlier exchanges: two tabs 30 ms apart each get their own', () => {
+    const list = [
+      message('q0', 'User', 'hi', 0),
+      message('r0', 'Bot', 'Echo: hi', 400, 0.355), // begun at 45 ms
+      message('q9', 'User', 'hello', 2_000),
+      message('r9', 'Bot', 'Echo: hello', 2_300, 0.255), // begun at 2,045 ms
+      message('q1', 'User', 'ok', 5_000),
+      message('q2', 'User', 'yes', 5_030),
+      message('r1', 'Bot', 'Echo: ok', 5_100, 0.055), // begun at 5,045 ms: 15 ms from q2, but q1's
+      message('r2', 'Bot', 'Echo: yes', 5_150, 0.075), // begun at 5,075 ms
+    ];
+    assert.equal(replyId(list, 'q1'), 'r1');
+    assert.equal(replyId(list, 'q2'), 'r2');
+  });
+
   it('a question upstream stored without a reply takes none from its neighbours, and they keep their own', () => {
     const list = [
       message('q0', 'User', 'lost', 0),
