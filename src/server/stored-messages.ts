@@ -63,11 +63,13 @@ function beganAt(reply: Message): number | undefined {
  */
 function workBeforeReply(oldestFirst: readonly Message[]): number {
   const delays: number[] = [];
-  oldestFirst.forEach((question, i) => {
-    const reply = oldestFirst.slice(i + 1).find((m) => m.chatSessionId === question.chatSessionId);
-    const began = reply && beganAt(reply);
-    if (question.senderType === 'User' && reply?.senderType === 'Bot' && began !== undefined) delays.push(began - timeOf(question));
-  });
+  const previous = new Map<string, Message>(); // each session's message listed last so far
+  for (const message of oldestFirst) {
+    const question = previous.get(message.chatSessionId);
+    const began = message.senderType === 'Bot' ? beganAt(message) : undefined;
+    if (question?.senderType === 'User' && began !== undefined) delays.push(began - timeOf(question));
+    previous.set(message.chatSessionId, message);
+  }
   delays.sort((a, b) => a - b);
   return Math.max(0, delays[Math.floor(delays.length / 2)] ?? 0);
 }
@@ -121,7 +123,10 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
   return next?.senderType === 'Bot' && (replyText === undefined || next.text === replyText) ? [next] : [];
 }
 
-/** Claims a stored message for `key`, atomically in the store: true when it is this key's. */
+/**
+ * Claims a stored message for `key`, atomically in the store: true when it is this key's. A
+ * question's claims are named `idem-claim` (as before replies were claimed, so those still count).
+ */
 async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | 'reply', id: string, key: string): Promise<boolean> {
   const claimKey = `${options.chatbotId}:idem-${kind}:${userId}:${id}`;
   return (await options.store.add(claimKey, key, options.now() + OUTCOME_TTL_MS)) || (await options.store.get(claimKey)) === key;

@@ -52,6 +52,12 @@ describe('idempotency outcomes and the store', () => {
     );
   }
   const posts = () => upstream.requests.filter((r) => r.method === 'POST').length;
+  /** Keyed sends whose answers upstream lost (a 5xx): each key is left uncertain. */
+  async function lostSends(handler: Handler, token: string, content: string, ...keys: string[]) {
+    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
+    for (const key of keys) assert.equal((await send(handler, token, content, key)).status, 502);
+    upstream.override = undefined;
+  }
 
   it('keeps an upstream 400 about the message: the repeat gets it without calling upstream', async () => {
     const handler = makeHandler();
@@ -99,10 +105,7 @@ describe('idempotency outcomes and the store', () => {
     const handler = makeHandler();
     const { token, userId } = await visitor(handler);
     // Both sends fail with a 5xx, yet upstream stored them (seeded below): two tabs, one instant.
-    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
-    assert.equal((await send(handler, token, 'yes', 'k-tab1')).status, 502);
-    assert.equal((await send(handler, token, 'yes', 'k-tab2')).status, 502);
-    upstream.override = undefined;
+    await lostSends(handler, token, 'yes', 'k-tab1', 'k-tab2');
     const at = Date.now();
     const asked = (ms: number) => new Date(at + ms).toISOString();
     for (const id of ['q1', 'q2']) upstream.seed({ id, chatUserId: userId, text: 'yes', createdAt: asked(0) });
@@ -124,54 +127,38 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(posts(), 2, 'the retries sent nothing');
   });
 
-  it('a look-up whose first page cannot be read answers 502 and sends nothing; the next retry finds the message', async () => {
-    const handler = makeHandler();
-    const { token, userId } = await visitor(handler);
-    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
-    assert.equal((await send(handler, token, 'stored after all', 'k-unread')).status, 502);
-    upstream.seed({ id: 'q-unread', chatUserId: userId, text: 'stored after all' });
-    upstream.seed({ id: 'r-unread', chatUserId: userId, text: 'You said: stored after all', senderType: 'Bot' });
-    upstream.override = (r) => (r.method === 'GET' ? { status: 200, body: '{"data":"not a list","error":null}' } : undefined);
-    assert.equal((await send(handler, token, 'stored after all', 'k-unread')).status, 502, 'no verdict without the listing');
-    assert.equal(posts(), 1, 'not sent again');
-    upstream.override = undefined;
-    const retry = await send(handler, token, 'stored after all', 'k-unread');
-    assert.equal(retry.status, 200);
-    assert.deepEqual(
-      ((await retry.json()) as { stored: { id: string }[] }).stored.map((m) => m.id),
-      ['q-unread', 'r-unread'],
-    );
-    assert.equal(posts(), 1, 'found, not sent again');
-  });
-
-  it('a look-up that needs an older page it cannot read answers 502 and sends nothing; the next retry finds the message there', async () => {
-    const handler = makeHandler();
-    const { token, userId } = await visitor(handler);
-    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
-    assert.equal((await send(handler, token, 'on page two', 'k-paged')).status, 502);
-    // Upstream stored it after all; then 60 newer messages from another tab push it off the first page.
-    upstream.seed({ id: 'q-paged', chatUserId: userId, text: 'on page two' });
-    upstream.seed({ id: 'r-paged', chatUserId: userId, text: 'You said: on page two', senderType: 'Bot' });
-    for (let i = 0; i < 30; i++) {
-      upstream.seed({ chatUserId: userId, text: `meanwhile ${i}` });
-      upstream.seed({ chatUserId: userId, text: `You said: meanwhile ${i}`, senderType: 'Bot' });
+  it('a look-up page that cannot be read (the first, or an older one it needs) answers 502 and sends nothing; the next retry finds the message', async () => {
+    for (const [page, newer] of [
+      ['1', 0],
+      ['2', 30],
+    ] as const) {
+      upstream.reset();
+      const handler = makeHandler();
+      const { token, userId } = await visitor(handler);
+      await lostSends(handler, token, 'stored after all', 'k-unread');
+      // Upstream stored it after all; `newer` exchanges from another tab since push it onto page 2.
+      upstream.seed({ id: 'q-unread', chatUserId: userId, text: 'stored after all' });
+      upstream.seed({ id: 'r-unread', chatUserId: userId, text: 'You said: stored after all', senderType: 'Bot' });
+      for (let i = 0; i < newer; i++) {
+        upstream.seed({ chatUserId: userId, text: `meanwhile ${i}` });
+        upstream.seed({ chatUserId: userId, text: `You said: meanwhile ${i}`, senderType: 'Bot' });
+      }
+      // An answer that is not a listing (a 5xx is refused the same way by every upstream call).
+      upstream.override = (r) =>
+        r.method === 'GET' && r.query.get('page') === page ? { status: 200, body: '{"data":"not a list","error":null}' } : undefined;
+      assert.equal((await send(handler, token, 'stored after all', 'k-unread')).status, 502, `no verdict without page ${page}`);
+      assert.equal(posts(), 1, 'not sent again');
+      upstream.override = undefined;
+      const retry = await send(handler, token, 'stored after all', 'k-unread');
+      assert.equal(retry.status, 200);
+      const body = (await retry.json()) as { data: string; stored: { id: string }[] };
+      assert.deepEqual(
+        body.stored.map((m) => m.id),
+        ['q-unread', 'r-unread'],
+      );
+      assert.equal(body.data, 'You said: stored after all');
+      assert.equal(posts(), 1, 'found, not sent again');
     }
-    // Page 2 comes back unusable (a 5xx is refused the same way by every upstream call).
-    upstream.override = (r) =>
-      r.method === 'GET' && r.query.get('page') === '2' ? { status: 200, body: '{"data":"not a list","error":null}' } : undefined;
-    const unreadable = await send(handler, token, 'on page two', 'k-paged');
-    assert.equal(unreadable.status, 502, 'no verdict without the older page');
-    assert.equal(posts(), 1, 'not sent again');
-    upstream.override = undefined;
-    const retry = await send(handler, token, 'on page two', 'k-paged');
-    assert.equal(retry.status, 200);
-    const body = (await retry.json()) as { data: string; stored: { id: string }[] };
-    assert.deepEqual(
-      body.stored.map((m) => m.id),
-      ['q-paged', 'r-paged'],
-    );
-    assert.equal(body.data, 'You said: on page two');
-    assert.equal(posts(), 1, 'found, not sent again');
   });
 
   it('after a 5xx the key is uncertain: the retry looks upstream, finds nothing, sends once', async () => {
@@ -185,9 +172,7 @@ describe('idempotency outcomes and the store', () => {
       senderType: 'Bot',
       createdAt: new Date(Date.now() - 59_000).toISOString(),
     });
-    upstream.override = (r) => (r.method === 'POST' ? { status: 500, body: '{"data":null,"error":"boom"}' } : undefined);
-    assert.equal((await send(handler, token, 'after a fault', 'k-500')).status, 502);
-    upstream.override = undefined;
+    await lostSends(handler, token, 'after a fault', 'k-500');
     const retry = await send(handler, token, 'after a fault', 'k-500');
     assert.equal(retry.status, 200);
     const body = (await retry.json()) as { stored: Array<{ text: string; chatUserId: string; createdAt: string }> };
