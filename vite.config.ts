@@ -83,7 +83,9 @@ export default defineConfig({
       preserveEntrySignatures: 'allow-extension',
       // Library mode keeps whitespace by default (for re-bundlers); this file is for browsers.
       // Chunks load from URLs relative to this file (`import("./chatbot-widget-….js")`).
-      output: { minify: true, chunkFileNames: 'chatbot-widget-[name]-[hash].js' },
+      // No comments either: the `/* @__PURE__ */` marks the minifier keeps are for bundlers
+      // (about 100 bytes gzip of what a visitor loads).
+      output: { minify: true, comments: false, chunkFileNames: 'chatbot-widget-[name]-[hash].js' },
     },
   },
 });

@@ -1,8 +1,27 @@
 // Two tabs of one site stay in step through BroadcastChannel. Two widgets on one page on the
 // same endpoint behave as two tabs: each has its own channel object, storage is shared.
-import { bubbleTexts, freshNamespace, mount, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
+import {
+  absoluteEndpoint,
+  bubbleTexts,
+  equal,
+  freshNamespace,
+  mount,
+  recordSends,
+  storedIdentity,
+  storedOutbox,
+  unmountAll,
+  upstreamMessages,
+  waitFor,
+  waitForReplies,
+} from './support/helpers.js';
 
-afterEach(() => unmountAll());
+let recording: ReturnType<typeof recordSends> | undefined;
+
+afterEach(() => {
+  recording?.stop();
+  recording = undefined;
+  unmountAll();
+});
 
 describe('<chatbot-widget> tabs', () => {
   it('shows in one tab what was sent in the other', async () => {
@@ -15,5 +34,48 @@ describe('<chatbot-widget> tabs', () => {
     await one.el.send('second from tab one');
     await waitFor(() => bubbleTexts(two.el).includes('You said: second from tab one'), 'tab two hears of the new messages');
     await waitFor(() => bubbleTexts(two.el).join('|') === bubbleTexts(one.el).join('|'), 'both tabs show the same conversation');
+  });
+
+  it('sends what a tab left pending when it went away, with its key, and stores it once', async () => {
+    recording = recordSends();
+    const namespace = freshNamespace();
+    const one = await mount({ open: '', mode: 'inline' }, namespace);
+    await one.el.send('warm up'); // the visitor exists in both tabs
+    await waitForReplies(one.el, 1);
+    const two = await mount({ open: '', mode: 'inline' }, namespace);
+    await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+    await one.el.send('slow question'); // the reply takes 1.5 s upstream
+    await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
+    await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
+    one.el.remove(); // tab one goes away mid-send: its request is aborted, the entry stays pending
+    await waitFor(() => bubbleTexts(two.el, 'message-bot').includes('Done, slowly.'), 'tab two sent it and shows the reply', 10_000);
+    equal(recording.attempts.length, 3, 'sent again once, by tab two');
+    equal(recording.attempts[2]!.key, recording.attempts[1]!.key, 'with the same key');
+    const identity = await storedIdentity(namespace);
+    const stored = (await upstreamMessages(identity!.userId)).filter((m) => m.text === 'slow question');
+    equal(stored.length, 1, 'stored once upstream');
+    await waitFor(async () => (await storedOutbox(namespace)).length === 0, 'the outbox empty');
+    equal(bubbleTexts(two.el, 'message-pending').length, 0, 'nothing left pending in tab two');
+  });
+
+  it('tells the other tabs when its page is hidden for good with messages pending, and only then', async () => {
+    const namespace = freshNamespace();
+    const one = await mount({ open: '', mode: 'inline' }, namespace);
+    await one.el.send('warm up');
+    await waitForReplies(one.el, 1);
+    const notes: string[] = [];
+    const channel = new BroadcastChannel(`chatbot-widget|${absoluteEndpoint(namespace)}`);
+    channel.onmessage = (event: MessageEvent<{ type: string }>) => notes.push(event.data.type);
+    try {
+      window.dispatchEvent(new PageTransitionEvent('pagehide'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      equal(notes.includes('left'), false, 'nothing pending: no note');
+      void one.el.send('slow question');
+      await waitFor(() => bubbleTexts(one.el, 'message-pending').includes('slow question'), 'pending');
+      window.dispatchEvent(new PageTransitionEvent('pagehide'));
+      await waitFor(() => notes.includes('left'), 'the note that the tab left');
+    } finally {
+      channel.close();
+    }
   });
 });

@@ -53,6 +53,15 @@ export class ChatController implements ReactiveController {
   private abort: AbortController | undefined;
   /** Back online: failures the network caused are sent again, with their keys. */
   private readonly onOnline = () => void this.sender.retryNetworkFailures();
+  /**
+   * This tab stops sending (its page is closing, or the element was removed): whatever it had
+   * pending is left to the other tabs, which would otherwise show it pending until their next
+   * send or a reload. A send it had on its way is sent again with the same key, which the
+   * handler answers with the first outcome.
+   */
+  private readonly onLeave = () => {
+    if (this.sender.entries.some((e) => e.state === 'pending')) this.sync.post({ type: 'left' });
+  };
 
   constructor(
     private readonly host: ConversationHost,
@@ -82,10 +91,13 @@ export class ChatController implements ReactiveController {
 
   hostConnected() {
     globalThis.addEventListener?.('online', this.onOnline);
+    globalThis.addEventListener?.('pagehide', this.onLeave);
   }
 
   hostDisconnected() {
     globalThis.removeEventListener?.('online', this.onOnline);
+    globalThis.removeEventListener?.('pagehide', this.onLeave);
+    this.onLeave();
     this.sync.close();
     this.end();
   }
@@ -213,6 +225,8 @@ export class ChatController implements ReactiveController {
     // Another tab reset the visitor or got a new one: start over from storage.
     if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
     else await this.loadFromStorage(connection);
+    // Across tabs one sends at a time (Web Locks), each entry re-read before it goes.
+    if (note.type === 'left') void this.sender.pump();
   }
 
   /**

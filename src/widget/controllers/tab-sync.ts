@@ -2,8 +2,11 @@
  * Keeps two tabs of the same site in step: after one tab changes the cache or the outbox it
  * posts a note on a BroadcastChannel, and the others re-read IndexedDB. Notes carry no message
  * text, only what changed. Without BroadcastChannel tabs simply don't hear of each other.
+ *
+ * `left`: a tab stopped sending (its page closed, or the element was removed) while messages
+ * were pending in the outbox: the other tabs send them, with their keys.
  */
-export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identity' } | { type: 'unread' };
+export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identity' } | { type: 'unread' } | { type: 'left' };
 
 export class TabSync {
   private channel: BroadcastChannel | undefined;
