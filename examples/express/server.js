@@ -1,4 +1,5 @@
 // The signing handler in an Express app: `npm install`, then `npm start` (see README.md).
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { createExpressHandler } from 'chatbot-widget/server/express';
 
@@ -18,9 +19,27 @@ app.use(
   }),
 );
 
-// The rest of your site.
+// The rest of your site: a page with the widget, and the widget's files as the package ships them
+// (dist/chatbot-widget.js and the chunks it loads from beside it, whose names carry a content hash:
+// they may be cached for good, the entry is asked for again each time).
+const widgetFiles = new URL('.', import.meta.resolve('chatbot-widget/dist/chatbot-widget.js'));
+const WIDGET_FILE = /^\/chatbot-widget(?:-[\w-]+)?\.js$/;
+const widgetCaching = (path) => (path === '/chatbot-widget.js' ? 'no-cache' : 'public, max-age=31536000, immutable');
+const PAGE = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chatbot-widget on Express</title>
+<script type="module" src="/chatbot-widget.js"></script>
+<h1>Your site</h1>
+<chatbot-widget endpoint="/chatbot"></chatbot-widget>
+`;
+
+app.get(WIDGET_FILE, (req, res) => {
+  res.set('Cache-Control', widgetCaching(req.path)).sendFile(fileURLToPath(new URL(`.${req.path}`, widgetFiles)), { cacheControl: false });
+});
 app.get('/', (_req, res) => {
-  res.type('html').send('<chatbot-widget endpoint="/chatbot"></chatbot-widget>');
+  res.type('html').send(PAGE);
 });
 
 const port = Number(process.env.PORT ?? 3000);

@@ -1,4 +1,5 @@
 // The signing handler as a Fastify plugin: `npm install`, then `npm start` (see README.md).
+import { readFile } from 'node:fs/promises';
 import Fastify from 'fastify';
 import { fastifyChatbot } from 'chatbot-widget/server/fastify';
 
@@ -17,8 +18,29 @@ await app.register(fastifyChatbot, {
   // clientAddress: (request) => request.headers.get('x-real-ip'),
 });
 
-// The rest of your site.
-app.get('/', async (_request, reply) => reply.type('text/html').send('<chatbot-widget endpoint="/chatbot"></chatbot-widget>'));
+// The rest of your site: a page with the widget, and the widget's files as the package ships them
+// (dist/chatbot-widget.js and the chunks it loads from beside it, whose names carry a content hash:
+// they may be cached for good, the entry is asked for again each time).
+const widgetFiles = new URL('.', import.meta.resolve('chatbot-widget/dist/chatbot-widget.js'));
+const WIDGET_FILE = /^\/chatbot-widget(?:-[\w-]+)?\.js$/;
+const widgetCaching = (path) => (path === '/chatbot-widget.js' ? 'no-cache' : 'public, max-age=31536000, immutable');
+const PAGE = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chatbot-widget on Fastify</title>
+<script type="module" src="/chatbot-widget.js"></script>
+<h1>Your site</h1>
+<chatbot-widget endpoint="/chatbot"></chatbot-widget>
+`;
+
+app.get('/', async (_request, reply) => reply.type('text/html').send(PAGE));
+app.get('/:file', async (request, reply) => {
+  const path = `/${request.params.file}`;
+  const script = WIDGET_FILE.test(path) ? await readFile(new URL(`.${path}`, widgetFiles)).catch(() => undefined) : undefined;
+  if (!script) return reply.callNotFound();
+  return reply.type('text/javascript; charset=utf-8').header('Cache-Control', widgetCaching(path)).send(script);
+});
 
 const port = Number(process.env.PORT ?? 3000);
 await app.listen({ port, host: '0.0.0.0' });

@@ -1,4 +1,5 @@
 // The signing handler in a Hono app on Node (@hono/node-server): `npm install`, then `npm start`.
+import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -26,8 +27,29 @@ app.all('/chatbot/*', (c) =>
   }),
 );
 
-// The rest of your site.
-app.get('/', (c) => c.html('<chatbot-widget endpoint="/chatbot"></chatbot-widget>'));
+// The rest of your site: a page with the widget, and the widget's files as the package ships them
+// (dist/chatbot-widget.js and the chunks it loads from beside it, whose names carry a content hash:
+// they may be cached for good, the entry is asked for again each time).
+const widgetFiles = new URL('.', import.meta.resolve('chatbot-widget/dist/chatbot-widget.js'));
+const WIDGET_FILE = /^\/chatbot-widget(?:-[\w-]+)?\.js$/;
+const widgetCaching = (path) => (path === '/chatbot-widget.js' ? 'no-cache' : 'public, max-age=31536000, immutable');
+const PAGE = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chatbot-widget on Hono</title>
+<script type="module" src="/chatbot-widget.js"></script>
+<h1>Your site</h1>
+<chatbot-widget endpoint="/chatbot"></chatbot-widget>
+`;
+
+app.get('/', (c) => c.html(PAGE));
+app.get('/:file', async (c) => {
+  const path = `/${c.req.param('file')}`;
+  const script = WIDGET_FILE.test(path) ? await readFile(new URL(`.${path}`, widgetFiles)).catch(() => undefined) : undefined;
+  if (!script) return c.notFound();
+  return c.body(script, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(path) });
+});
 
 const port = Number(process.env.PORT ?? 3000);
 serve({ fetch: app.fetch, port }, () => console.log(`Listening on http://localhost:${port} (handler at /chatbot)`));

@@ -1,4 +1,5 @@
 // The signing handler on plain node:http: `npm install`, then `npm start` (see README.md).
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createNodeListener } from 'chatbot-widget/server/node';
 
@@ -14,11 +15,32 @@ const chatbot = createNodeListener({
   // clientAddress: (request) => request.headers.get('x-real-ip'),
 });
 
-const server = createServer((req, res) => {
+// The rest of your site: a page with the widget, and the widget's files as the package ships them
+// (dist/chatbot-widget.js and the chunks it loads from beside it, whose names carry a content hash:
+// they may be cached for good, the entry is asked for again each time).
+const widgetFiles = new URL('.', import.meta.resolve('chatbot-widget/dist/chatbot-widget.js'));
+const WIDGET_FILE = /^\/chatbot-widget(?:-[\w-]+)?\.js$/;
+const widgetCaching = (path) => (path === '/chatbot-widget.js' ? 'no-cache' : 'public, max-age=31536000, immutable');
+const PAGE = `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>chatbot-widget on node:http</title>
+<script type="module" src="/chatbot-widget.js"></script>
+<h1>Your site</h1>
+<chatbot-widget endpoint="/chatbot"></chatbot-widget>
+`;
+
+const server = createServer(async (req, res) => {
   if (req.url === '/chatbot' || req.url?.startsWith('/chatbot/')) return chatbot(req, res);
-  // The rest of your site.
+  if (WIDGET_FILE.test(req.url ?? '')) {
+    const script = await readFile(new URL(`.${req.url}`, widgetFiles)).catch(() => undefined);
+    if (!script) return res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(req.url) });
+    return res.end(script);
+  }
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-  res.end('<chatbot-widget endpoint="/chatbot"></chatbot-widget>');
+  res.end(PAGE);
 });
 
 const port = Number(process.env.PORT ?? 3000);

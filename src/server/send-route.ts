@@ -152,15 +152,29 @@ export async function send(ctx: RouteContext): Promise<Response> {
     const settled = await record?.settled();
     if (settled) return await withRate(jsonText(settled.status, settled.body, { [REPLAYED_HEADER]: 'true' }));
 
-    budget = await spendSend(options, sender);
-    const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
     if (!record) {
+      budget = await spendSend(options, sender);
+      const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
       const answer = await forward(ctx, budget, identity, input);
       const outcome = outcomeOf(ctx, answer, undefined);
       return await withRate(jsonText(outcome.status, outcome.body));
     }
+    // With a key the budget is spent only once the key is this request's: repeats that arrive
+    // together (tabs, a retry storm) wait for the first one's outcome and cost nothing.
+    const input = await readJsonObject(request, options.maxBodyBytes)
+      .then(sendInput)
+      .catch(async (error: unknown) => {
+        budget = await spendSend(options, sender); // a bad body is an attempt all the same
+        throw error;
+      });
     const claim = await record.claim(input.content);
     if ('outcome' in claim) return await withRate(jsonText(claim.outcome.status, claim.outcome.body, { [REPLAYED_HEADER]: 'true' }));
+    try {
+      budget = await spendSend(options, sender);
+    } catch (error) {
+      await claim.owned.release().catch(unrecorded); // refused before sending: the key is as it was
+      throw error;
+    }
     const outcome = await sendOnce(ctx, budget, identity, input, claim.owned);
     return await withRate(jsonText(outcome.status, outcome.body));
   } catch (error) {

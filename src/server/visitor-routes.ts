@@ -92,11 +92,14 @@ export function sendInput(body: Record<string, unknown>): SendInput {
   if (file !== undefined && file !== null && file !== '') {
     let url: URL | undefined;
     try {
-      url = typeof file === 'string' && file.length <= MAX_FILE_URL_CHARS ? new URL(file) : undefined;
+      // Written out in full as upstream wants it (`https://…`): the URL parser alone would also
+      // take `https:host/x` or a leading space, which upstream refuses after a counted attempt.
+      url = typeof file === 'string' && file.length <= MAX_FILE_URL_CHARS && /^https?:\/\//i.test(file) ? new URL(file) : undefined;
     } catch {
       url = undefined;
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse(400, 'The file must be an http or https link.');
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      refuse(400, 'The file must be an http or https link, written out in full (https://…).');
     input.file = file as string;
   }
   if (name !== undefined && name !== null) {

@@ -2,6 +2,7 @@
 // devDependencies, against the emulator over HTTP.
 import { after, before, describe, it } from 'node:test';
 import {
+  assertServesWidgetPage,
   driveConversation,
   exampleEnv,
   freePort,
@@ -29,5 +30,9 @@ describe('examples/bun (bun run server.ts)', () => {
 
   it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
     await driveConversation(example!, emulator, 'Bun');
+  });
+
+  it("serves a page with the widget, and the widget's files from the installed package", async () => {
+    await assertServesWidgetPage(example!);
   });
 });

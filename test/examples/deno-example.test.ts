@@ -5,11 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  assertServesWidgetPage,
   driveConversation,
   examplesDir,
   exampleEnv,
   freePort,
-  linkPackage,
+  installPackageCopy,
   startEmulator,
   startExample,
   tool,
@@ -25,7 +26,7 @@ describe('examples/deno (deno task start: Deno.serve, Deno KV store)', () => {
       'node_modules/deno/deno',
       'run `npm install` (the "deno" devDependency; its install script must be allowed in package.json "allowScripts").',
     );
-    linkPackage();
+    installPackageCopy(join(examplesDir, 'deno'));
     const task = JSON.parse(readFileSync(join(examplesDir, 'deno/deno.json'), 'utf8')).tasks.start as string;
     const [command, ...args] = task.split(' ');
     if (command !== 'deno') throw new Error(`examples/deno/deno.json: the start task should run deno, got ${task}`);
@@ -43,5 +44,9 @@ describe('examples/deno (deno task start: Deno.serve, Deno KV store)', () => {
 
   it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
     await driveConversation(example!, emulator, 'Deno');
+  });
+
+  it("serves a page with the widget, and the widget's files from the installed package", async () => {
+    await assertServesWidgetPage(example!);
   });
 });

@@ -2,6 +2,7 @@
 // `node server.js` in its own folder (what its `npm start` runs), against the emulator over HTTP.
 import { after, before, describe, it } from 'node:test';
 import {
+  assertServesWidgetPage,
   driveConversation,
   exampleEnv,
   freePort,
@@ -30,6 +31,10 @@ for (const [name, runtime] of [
 
     it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
       await driveConversation(example!, emulator, runtime);
+    });
+
+    it("serves a page with the widget, and the widget's files from the installed package", async () => {
+      await assertServesWidgetPage(example!);
     });
   });
 }

@@ -4,7 +4,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TEXT } from '../../src/server/responses.js';
-import { newVisitor, rawRequest, type RawResponse } from './helpers/handler-server.js';
+import { jsonHeaders, newVisitor, rawRequest, type RawResponse } from './helpers/handler-server.js';
 import { startFaultyStack, type FaultyStack } from './helpers/faulty-stack.js';
 import type { SigningHandlerOptions } from '../../src/server/index.js';
 
@@ -152,6 +152,52 @@ describe('send budgets and rate headers', () => {
     assert.equal(third.status, 429);
     assert.equal(third.json.error, TEXT.tooManySends);
     assert.equal(upstreamSends(s), 2);
+  });
+
+  it('a send refused for its body counts as an attempt, with a key or without', async () => {
+    const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: midMinute() });
+    const [token] = await identities(s, 1, '198.51.100.72');
+    assert.equal((await sendFrom(s, token!, '198.51.100.72', '', 'k-empty')).status, 400);
+    assert.equal((await sendFrom(s, token!, '198.51.100.72', '')).status, 400);
+    const refused = await sendFrom(s, token!, '198.51.100.72', 'now a real one', 'k-real');
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(upstreamSends(s), 0);
+  });
+
+  it('repeats that arrive together with one key cost one send, and a key refused by a limit is free again', async () => {
+    let clock = midMinute()();
+    const s = await start(10_000, { limits: { sendsPerMinute: 3 }, now: () => clock });
+    const [token] = await identities(s, 1, '198.51.100.71');
+    // All five are in the handler before any has taken the key (their bodies come 300 ms after
+    // their headers), and upstream is slow to store.
+    s.proxy.configure({ delayBeforeMs: 400 });
+    const storm = () =>
+      rawRequest(s.handler.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: { ...jsonHeaders(token), 'Idempotency-Key': 'k-storm', [ADDRESS_HEADER]: '198.51.100.71' },
+        body: JSON.stringify({ content: 'storm' }),
+        bodyDelayMs: 300,
+      });
+    const together = await Promise.all(Array.from({ length: 5 }, storm));
+    assert.deepEqual(statuses(together), Array(5).fill(200));
+    assert.equal(together.filter((a) => a.headers['idempotency-replayed'] === 'true').length, 4, 'four answered from the record');
+    assert.equal(upstreamSends(s), 1);
+    s.proxy.configure({ delayBeforeMs: 0 });
+    const next = await sendFrom(s, token!, '198.51.100.71', 'next', 'k-next');
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.headers['x-ratelimit-remaining'], '1', 'two of three spent: the storm counted once');
+    assert.equal((await sendFrom(s, token!, '198.51.100.71', 'third', 'k-third')).status, 200);
+    const refused = await sendFrom(s, token!, '198.51.100.71', 'over', 'k-over');
+    assert.equal(refused.status, 429);
+    // The refused key was given back, not left held: its repeat is refused at once, by the limit
+    // again (a held key would make it wait for the holder's lease).
+    const repeating = sendFrom(s, token!, '198.51.100.71', 'over', 'k-over');
+    const repeat = await Promise.race([repeating, new Promise<undefined>((resolve) => setTimeout(resolve, 3_000))]);
+    clock += 60_000; // were it held, its lease ends now: the test ends either way
+    await repeating;
+    assert.equal(repeat?.status, 429, 'answered at once');
+    assert.equal(upstreamSends(s), 3);
   });
 
   it('cross-origin callers may send Idempotency-Key and DELETE, and read the rate headers', async () => {

@@ -102,4 +102,51 @@ describe('handler in front of the emulator', () => {
     assert.equal(badRange.json.status, 400);
     assert.ok(badRange.json.errors);
   });
+
+  it('an apostrophe in a user id or a query value is signed as sent: history, look-ups and admin listings work', async () => {
+    // A site's own logins (identify()) may name users by e-mail address: o'brien@example.com.
+    const members = await startHandler(
+      { baseUrl: upstream.url },
+      {
+        apiKey: BOT.apiKey,
+        apiSecret: BOT.apiSecret,
+        chatbotId: BOT.id,
+        identify: (request) => ({ userId: request.headers.get('X-Test-User') ?? 'nobody' }),
+        authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
+      },
+    );
+    try {
+      const user = { 'X-Test-User': "o'brien@example.com" };
+      const sent = await rawRequest(members.port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'apostrophe-key-1', ...user },
+        body: JSON.stringify({ content: 'hello from a member' }),
+      });
+      assert.equal(sent.status, 200, sent.text);
+      assert.deepEqual(
+        sent.json.stored?.map((m: { text: string }) => m.text),
+        ['hello from a member', 'Echo: hello from a member'],
+        'the look-up by user id named the stored messages',
+      );
+      const sessions = await rawRequest(members.port, { path: '/chatbot/sessions', headers: user });
+      assert.equal(sessions.status, 200, sessions.text);
+      assert.equal(sessions.json.data.length, 1);
+      const messages = await rawRequest(members.port, { path: '/chatbot/messages', headers: user });
+      assert.equal(messages.status, 200, messages.text);
+      assert.equal(messages.json.data.length, 2);
+      const unknownSession = await rawRequest(members.port, { path: "/chatbot/messages?sessionId=a'b", headers: user });
+      assert.equal(unknownSession.status, 200, unknownSession.text);
+      assert.deepEqual(unknownSession.json.data, []);
+      const listed = await rawRequest(members.port, {
+        path: "/chatbot/admin/messages?userId=o'brien@example.com",
+        headers: { 'X-Admin-Token': ADMIN_TOKEN },
+      });
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal(listed.json.data.length, 2);
+      assert.deepEqual(members.logs, [], 'nothing logged');
+    } finally {
+      await members.close();
+    }
+  });
 });

@@ -173,6 +173,9 @@ describe('signing handler routes', () => {
       [{ content: 'hi', file: 'javascript:alert(1)' }, /http or https/],
       [{ content: 'hi', file: 'file:///etc/passwd' }, /http or https/],
       [{ content: 'hi', file: '/relative.png' }, /http or https/],
+      // The URL parser would take these; upstream takes a link only written out in full.
+      [{ content: 'hi', file: 'https:evil.example/x' }, /written out in full/],
+      [{ content: 'hi', file: ' https://files.example/a.png' }, /written out in full/],
       [{ content: 'hi', file: 7 }, /http or https/],
       [{ content: 'hi', name: 'n'.repeat(101) }, /at most 100 characters/],
       [{ content: 'hi', name: ['x'] }, /at most 100 characters/],

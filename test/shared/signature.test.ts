@@ -70,6 +70,13 @@ test('timingSafeEqual compares whole strings, including different lengths and no
   assert.equal(timingSafeEqual('ü', 'u'), false);
 });
 
+test('buildQuery encodes each value as URL parsing keeps it, an apostrophe included', () => {
+  const query = buildQuery({ userId: "o'brien@example.com", sessionId: "a'b (c)!*~" });
+  assert.equal(query, '?userId=o%27brien%40example.com&sessionId=a%27b%20(c)!*~');
+  // What is signed is what is sent: the URL parser leaves it as it is.
+  assert.equal(new URL(`https://upstream.example/api/Dev/b/messages${query}`).search, query);
+});
+
 test('buildQuery encodes each value once and leaves out absent ones', () => {
   assert.equal(buildQuery({}), '');
   assert.equal(buildQuery({ a: undefined, b: null }), '');

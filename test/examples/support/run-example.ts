@@ -4,7 +4,7 @@
 // (its built dist/), as `npm install` of an example's `file:../..` dependency does for a user.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
@@ -41,6 +41,20 @@ export function linkPackage(): void {
     // Another example's test made it at the same moment.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+}
+
+/**
+ * Installs the package into `<dir>/node_modules` as a copy of what it ships (package.json and
+ * dist/), where npm puts it for a user who copied the example, rather than the link to the
+ * repository: a runtime that checks file permissions (Deno's `--allow-read=.`) sees it there.
+ */
+export function installPackageCopy(dir: string): void {
+  linkPackage(); // dist/ is built
+  const target = join(dir, 'node_modules', 'chatbot-widget');
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  cpSync(join(root, 'package.json'), join(target, 'package.json'));
+  cpSync(join(root, 'dist'), join(target, 'dist'), { recursive: true });
 }
 
 /** The emulator for this test file (call at the file's top level), on the real clock: the handler signs with the real time. */
@@ -203,6 +217,42 @@ export async function driveConversation(
   }
   assert.ok(limited, `no 429 after 21 sends${where()}`);
   assert.match(limited.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+}
+
+/**
+ * The example's page is a working one: it loads the widget's script, which the example serves
+ * from the installed package with the chunks beside it (the entry asked for again each time, the
+ * hashed chunks kept), and a phone lays it out at its own width. Files that are not the widget's
+ * are not served.
+ */
+export async function assertServesWidgetPage(example: RunningExample): Promise<void> {
+  const page = await fetch(`${example.origin}/`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  const html = await page.text();
+  assert.match(html, /<script type="module" src="\/chatbot-widget\.js"><\/script>/);
+  assert.match(html, /<chatbot-widget endpoint="\/chatbot"><\/chatbot-widget>/);
+  assert.match(html, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
+
+  const entry = await fetch(`${example.origin}/chatbot-widget.js`);
+  assert.equal(entry.status, 200);
+  assert.match(entry.headers.get('content-type') ?? '', /^(text|application)\/javascript/);
+  assert.match(entry.headers.get('cache-control') ?? '', /no-cache/);
+  const code = await entry.text();
+  assert.equal(code, readFileSync(join(root, 'dist/chatbot-widget.js'), 'utf8'), "the package's own file");
+  const chunk = /import\(["'`]\.\/(chatbot-widget-chat-panel-[\w-]+\.js)["'`]\)/.exec(code)?.[1];
+  assert.ok(chunk, 'the entry names the panel chunk');
+  const panel = await fetch(`${example.origin}/${chunk}`);
+  assert.equal(panel.status, 200);
+  assert.match(panel.headers.get('cache-control') ?? '', /immutable/);
+  assert.equal(await panel.text(), readFileSync(join(root, 'dist', chunk), 'utf8'));
+
+  for (const other of ['/chatbot-widget-missing.js', '/chatbot-widget-..%2Fpackage.js', '/lib/server/index.js']) {
+    const response = await fetch(`${example.origin}${other}`);
+    // Not found, or the site's page (a catch-all route): never a file of the package.
+    assert.ok(response.status !== 200 || /^text\/html/.test(response.headers.get('content-type') ?? ''), other);
+    assert.doesNotMatch(await response.text(), /createSigningHandler|"name": "chatbot-widget"/, other);
+  }
 }
 
 /**

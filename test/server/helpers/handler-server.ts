@@ -69,10 +69,15 @@ export interface RawRequest {
   body?: string | Buffer;
   /** Send the body with Transfer-Encoding: chunked (no Content-Length), in pieces of this size. */
   chunkSize?: number;
+  /** Send the headers at once and the body this much later (the handler has begun the request). */
+  bodyDelayMs?: number;
 }
 
 /** Sends one request with the target exactly as given. */
-export function rawRequest(port: number, { method = 'GET', path, headers = {}, body, chunkSize }: RawRequest): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  { method = 'GET', path, headers = {}, body, chunkSize, bodyDelayMs }: RawRequest,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // An explicit length: Node sends DELETE and friends without one, and the body would be read as a second request.
     const length: Record<string, string> = body !== undefined && !chunkSize ? { 'Content-Length': String(Buffer.byteLength(body)) } : {};
@@ -102,6 +107,9 @@ export function rawRequest(port: number, { method = 'GET', path, headers = {}, b
       const bytes = Buffer.from(body);
       for (let i = 0; i < bytes.length; i += chunkSize) req.write(bytes.subarray(i, i + chunkSize));
       req.end();
+    } else if (bodyDelayMs) {
+      req.flushHeaders();
+      setTimeout(() => req.end(body), bodyDelayMs);
     } else {
       req.end(body);
     }
