@@ -14,6 +14,7 @@ import { toNodeListener } from '../src/server/adapters/node.js';
 import { readStartConfig, StartConfigError, type UpstreamConfig } from './config.js';
 import { createStaticSite } from './static-site.js';
 import { connectRedisStore, type RedisStoreConnection } from './redis.js';
+import { listensOnLoopback, namesLoopback } from './host-check.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -30,7 +31,16 @@ async function main(): Promise<void> {
   // The handler is wired once the port is known (PORT=0 picks a free one), because it reaches
   // the emulator over loopback HTTP, exactly as it would reach the hosted API.
   let handlerListener: Listener | undefined = undefined;
+  let port = config.port;
+  const loopbackOnly = listensOnLoopback(config.host);
   const server = createServer((req, res) => {
+    if (loopbackOnly && !namesLoopback(req.headers.host)) {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(
+        `npm start answers only to localhost while HOST is ${config.host}: open http://localhost:${port}/, or set HOST=0.0.0.0 to serve other names.\n`,
+      );
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0]!;
     if (emulator && (path === '/api' || path.startsWith('/api/'))) return emulator.listener(req, res);
     if ((path === '/chatbot' || path.startsWith('/chatbot/')) && handlerListener) return handlerListener(req, res);
@@ -40,7 +50,7 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   const origin = `http://localhost:${port}`;
 
   let upstream: UpstreamConfig;

@@ -3,7 +3,7 @@
 // public parts (docs/widget.md), so these tests hold whatever the element's insides look like.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
@@ -62,6 +62,34 @@ test('npm start prints its URLs and serves the demo pages under a strict CSP', a
   const code = await bundle.text();
   assert.ok(!/sk_[A-Za-z0-9]{6,}/.test(code), 'no secret-like string in the bundle');
   assert.equal((await fetch(`${stack.origin}/../package.json`)).status, 404);
+});
+
+test('npm start on loopback answers only to loopback names: a rebinding name is refused, saying what to open', async () => {
+  const port = Number(new URL(stack.origin).port);
+  const get = (host: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/chatbot/visitor',
+          method: 'POST',
+          headers: { Host: host, 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin', Origin: `http://${host}` },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.end('{}');
+    });
+  const rebound = await get(`rebind.attacker.example:${port}`);
+  assert.equal(rebound.status, 403);
+  assert.match(rebound.text, new RegExp(`open http://localhost:${port}/, or set HOST=0\\.0\\.0\\.0`));
+  assert.equal((await get(`localhost:${port}`)).status, 200);
+  assert.equal((await get(`127.0.0.1:${port}`)).status, 200);
 });
 
 test('a visitor asks a question, gets an answer, and finds the conversation again after a reload', async () => {

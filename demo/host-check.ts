@@ -1,0 +1,20 @@
+/**
+ * DNS rebinding: a page on another site can have its own name resolve to 127.0.0.1, and then
+ * reaches a server on this machine as its own origin (the browser counts it as same-origin). So
+ * while `npm start` listens on a loopback address, it answers only requests that name it by a
+ * loopback name, as Vite's dev server does. With `HOST` set to another address the operator has
+ * chosen who may reach it, and any name is answered.
+ */
+
+/** `localhost`, a name under `.localhost`, an IPv4 address in 127.0.0.0/8, or `[::1]`; any port. */
+const LOOPBACK_NAME = /^(?:localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/** Whether the server listens on loopback only (`127.x.x.x`, `localhost`, `::1`). */
+export function listensOnLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** Whether a request's Host header names this machine by a loopback name. */
+export function namesLoopback(hostHeader: string | undefined): boolean {
+  return hostHeader !== undefined && LOOPBACK_NAME.test(hostHeader);
+}
