@@ -5,6 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
 import { join } from 'node:path';
 import {
   assertVisitorsCountedPerAddress,
@@ -65,6 +67,35 @@ describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_
 
   it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
     await driveConversation(example!, emulator, 'Next.js', { 'X-Real-IP': '198.51.100.23' });
+  });
+
+  it('shows the chat on its page in Chromium: open, ask, the reply, no error on the console', async () => {
+    const executablePath = await findBrowser();
+    if (!executablePath) throw new Error(INSTALL_HINT);
+    const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
+    try {
+      // As on Vercel, whose proxy sets the visitor's address in x-real-ip (the route reads it).
+      const page = await browser.newPage({ extraHTTPHeaders: { 'X-Real-IP': '198.51.100.24' } });
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('response', (response) => {
+        if (response.status() >= 400) problems.push(`${response.status()} ${new URL(response.url()).pathname}`);
+      });
+      await page.goto(`${example!.origin}/`);
+      await page.locator('chatbot-widget [part="launcher"]').click();
+      await page.locator('chatbot-widget [part~="input"]').fill('hello from the Next.js page');
+      await page.locator('chatbot-widget [part~="input"]').press('Enter');
+      const reply = page.locator('chatbot-widget [part~="message-bot"]').last();
+      await reply.waitFor({ timeout: 20_000 });
+      assert.match((await reply.textContent()) ?? '', /You said: hello from the Next\.js page/);
+      assert.equal(await page.locator('chatbot-widget [part="panel"] h2').textContent(), 'Ask us');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('counts new visitors per x-real-ip address, not all in one bucket', async () => {
