@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { join } from 'node:path';
 import { startWranglerDev, type RunningWorker } from '../helpers/wrangler-dev.js';
 import {
+  assertServesWidgetPage,
   assertVisitorsCountedPerAddress,
   driveConversation,
   examplesDir,
@@ -24,7 +25,9 @@ describe('examples/cloudflare-workers (wrangler dev, Durable Object store)', () 
     );
     linkPackage();
     const { PORT: _port, ...vars } = exampleEnv(emulator, 0);
-    worker = await startWranglerDev(join(examplesDir, 'cloudflare-workers/wrangler.toml'), { vars });
+    // From the example's folder, as its README runs it (its [build] command runs there).
+    const folder = join(examplesDir, 'cloudflare-workers');
+    worker = await startWranglerDev(join(folder, 'wrangler.toml'), { vars, cwd: folder });
   });
   after(() => worker?.stop());
 
@@ -32,6 +35,10 @@ describe('examples/cloudflare-workers (wrangler dev, Durable Object store)', () 
     await driveConversation({ origin: worker!.origin, output: worker!.output, stop: worker!.stop }, emulator, 'Cloudflare Workers', {
       'CF-Connecting-IP': '198.51.100.7',
     });
+  });
+
+  it("serves a page with the widget, and the widget's files copied from the installed package as static assets", async () => {
+    await assertServesWidgetPage({ origin: worker!.origin, output: worker!.output, stop: worker!.stop });
   });
 
   it('counts new visitors per CF-Connecting-IP address', async () => {

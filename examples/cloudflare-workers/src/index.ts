@@ -23,10 +23,9 @@ export default {
   fetch(request: Request, env: Env, ctx: { waitUntil(promise: Promise<unknown>): void }): Promise<Response> {
     const { pathname } = new URL(request.url);
     if (pathname !== '/chatbot' && !pathname.startsWith('/chatbot/')) {
-      // The rest of your site.
-      return Promise.resolve(
-        new Response('<chatbot-widget endpoint="/chatbot"></chatbot-widget>', { headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
-      );
+      // The site's pages and the widget's files are static assets (public/), served before the
+      // Worker runs: what reaches it here is none of them.
+      return Promise.resolve(new Response('Not found', { status: 404 }));
     }
     handler ??= createSigningHandler({
       apiBaseUrl: env.CHATBOT_API_BASE_URL,
