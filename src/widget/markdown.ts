@@ -276,8 +276,9 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
       // Tight list items hold block-level `text` tokens with inline children.
       return html`${token.tokens ? inline(token.tokens, depth) : decodeEntities(token.text)}`;
     default:
-      // html blocks, tables and anything unknown: their source text, inert.
-      return html`<p>${token.raw.trim()}</p>`;
+      // html blocks, tables and anything unknown: their source text, inert, a line a line (a
+      // table's rows stay apart).
+      return html`<p class="plain">${token.raw.trim()}</p>`;
   }
 }
 
