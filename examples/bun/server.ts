@@ -43,6 +43,7 @@ const server = Bun.serve({
         headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(pathname) },
       });
     }
+    if (pathname !== '/') return new Response('Not found', { status: 404 });
     return new Response(PAGE, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
   },
 });

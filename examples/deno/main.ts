@@ -49,5 +49,6 @@ Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000) }, async (request, info)
       headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(pathname) },
     });
   }
+  if (pathname !== '/') return new Response('Not found', { status: 404 });
   return new Response(PAGE, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
 });

@@ -39,6 +39,7 @@ const server = createServer(async (req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(req.url) });
     return res.end(script);
   }
+  if (req.url?.split('?')[0] !== '/') return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
   res.end(PAGE);
 });

@@ -249,8 +249,7 @@ export async function assertServesWidgetPage(example: RunningExample): Promise<v
 
   for (const other of ['/chatbot-widget-missing.js', '/chatbot-widget-..%2Fpackage.js', '/lib/server/index.js']) {
     const response = await fetch(`${example.origin}${other}`);
-    // Not found, or the site's page (a catch-all route): never a file of the package.
-    assert.ok(response.status !== 200 || /^text\/html/.test(response.headers.get('content-type') ?? ''), other);
+    assert.equal(response.status, 404, other);
     assert.doesNotMatch(await response.text(), /createSigningHandler|"name": "chatbot-widget"/, other);
   }
 }
