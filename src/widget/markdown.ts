@@ -275,10 +275,12 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
     case 'text':
       // Tight list items hold block-level `text` tokens with inline children.
       return html`${token.tokens ? inline(token.tokens, depth) : decodeEntities(token.text)}`;
-    default:
-      // html blocks, tables and anything unknown: their source text, inert, a line a line (a
-      // table's rows stay apart).
+    case 'table':
+      // Its source text, a row a line.
       return html`<p class="plain">${token.raw.trim()}</p>`;
+    default:
+      // html blocks and anything unknown: their source text, inert.
+      return html`<p>${token.raw.trim()}</p>`;
   }
 }
 
