@@ -58,6 +58,57 @@ describe('<chatbot-widget> tabs', () => {
     equal(bubbleTexts(two.el, 'message-pending').length, 0, 'nothing left pending in tab two');
   });
 
+  it('a widget moved in the page goes on sending its own message: its reply event fires on it, no other tab sends', async () => {
+    recording = recordSends();
+    const namespace = freshNamespace();
+    const one = await mount({ open: '', mode: 'inline' }, namespace);
+    await one.el.send('warm up');
+    await waitForReplies(one.el, 1);
+    const two = await mount({ open: '', mode: 'inline' }, namespace);
+    await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+    const repliedOn: string[] = [];
+    one.el.addEventListener('chatbot-reply', () => repliedOn.push('one'));
+    two.el.addEventListener('chatbot-reply', () => repliedOn.push('two'));
+    await one.el.send('slow question');
+    await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
+    const box = document.createElement('div');
+    document.body.append(box);
+    box.append(one.el); // removed and put back in one task (a framework moving it)
+    try {
+      await waitFor(() => bubbleTexts(one.el, 'message-bot').includes('Done, slowly.'), 'the reply in the moved widget', 10_000);
+      equal(repliedOn.join(','), 'one');
+      equal(
+        recording.attempts.filter((a) => a.content === 'slow question').length,
+        2,
+        'sent again once (by the moved widget, its send was aborted by the move)',
+      );
+    } finally {
+      box.remove();
+    }
+  });
+
+  it('without Web Locks the tabs left do not all send what a closed tab left: it waits for their next send', async () => {
+    const locks = Object.getOwnPropertyDescriptor(Navigator.prototype, 'locks');
+    Object.defineProperty(Navigator.prototype, 'locks', { configurable: true, get: () => undefined });
+    try {
+      recording = recordSends();
+      const namespace = freshNamespace();
+      const one = await mount({ open: '', mode: 'inline' }, namespace);
+      await one.el.send('warm up');
+      await waitForReplies(one.el, 1);
+      const two = await mount({ open: '', mode: 'inline' }, namespace);
+      await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+      await one.el.send('slow question');
+      await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
+      await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
+      one.el.remove();
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      equal(recording.attempts.length, 2, 'not sent by tab two');
+    } finally {
+      if (locks) Object.defineProperty(Navigator.prototype, 'locks', locks);
+    }
+  });
+
   it('tells the other tabs when its page is hidden for good with messages pending, and only then', async () => {
     const namespace = freshNamespace();
     const one = await mount({ open: '', mode: 'inline' }, namespace);
@@ -72,6 +123,10 @@ describe('<chatbot-widget> tabs', () => {
       equal(notes.includes('left'), false, 'nothing pending: no note');
       void one.el.send('slow question');
       await waitFor(() => bubbleTexts(one.el, 'message-pending').includes('slow question'), 'pending');
+      // Kept for the back button: it may come back and go on sending itself.
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      equal(notes.includes('left'), false, 'kept in the back/forward cache: no note');
       window.dispatchEvent(new PageTransitionEvent('pagehide'));
       await waitFor(() => notes.includes('left'), 'the note that the tab left');
     } finally {

@@ -54,14 +54,19 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys. */
   private readonly onOnline = () => void this.sender.retryNetworkFailures();
   /**
-   * This tab stops sending (its page is closing, or the element was removed): whatever it had
-   * pending is left to the other tabs, which would otherwise show it pending until their next
-   * send or a reload. A send it had on its way is sent again with the same key, which the
-   * handler answers with the first outcome.
+   * This tab stops sending for good (its page is closed, not kept for the back button; or the
+   * element was removed, see {@link hostDisconnected}): whatever it had pending is left to the
+   * other tabs, which would otherwise show it pending until their next send or a reload. A send
+   * it had on its way is sent again with the same key, which the handler answers with the first
+   * outcome.
    */
-  private readonly onLeave = () => {
-    if (this.sender.entries.some((e) => e.state === 'pending')) this.sync.post({ type: 'left' });
+  private readonly onLeave = (event: PageTransitionEvent) => {
+    if (!event.persisted && this.pending) this.sync.post({ type: 'left' });
   };
+
+  private get pending() {
+    return this.sender.entries.some((e) => e.state === 'pending');
+  }
 
   constructor(
     private readonly host: ConversationHost,
@@ -97,9 +102,14 @@ export class ChatController implements ReactiveController {
   hostDisconnected() {
     globalThis.removeEventListener?.('online', this.onOnline);
     globalThis.removeEventListener?.('pagehide', this.onLeave);
-    this.onLeave();
-    this.sync.close();
+    const left = this.pending;
     this.end();
+    // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
+    setTimeout(() => {
+      if (this.host.isConnected) return;
+      if (left) this.sync.post({ type: 'left' });
+      this.sync.close();
+    });
   }
 
   /** Ends the connection: everything begun for it stops, and every controller starts empty. */
@@ -225,8 +235,9 @@ export class ChatController implements ReactiveController {
     // Another tab reset the visitor or got a new one: start over from storage.
     if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
     else await this.loadFromStorage(connection);
-    // Across tabs one sends at a time (Web Locks), each entry re-read before it goes.
-    if (note.type === 'left') void this.sender.pump();
+    // Across tabs one sends at a time (Web Locks), each entry re-read before it goes; without
+    // them every tab left would send it (and tell of its reply), so they leave it be.
+    if (note.type === 'left' && navigator.locks) void this.sender.pump();
   }
 
   /**
