@@ -6,12 +6,17 @@
  * chosen who may reach it, and any name is answered.
  */
 
-/** `localhost`, a name under `.localhost`, an IPv4 address in 127.0.0.0/8, or `[::1]`; any port. */
-const LOOPBACK_NAME = /^(?:localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+/**
+ * `localhost` and names under it (`app.localhost`, a trailing dot allowed), an IPv4 address in
+ * 127.0.0.0/8, `0.0.0.0` (which browsers on Linux and macOS send to this machine), or `[::1]`;
+ * any port. A rebinding page cannot send these: its requests name its own host.
+ */
+const LOOPBACK_NAME = /^(?:(?:[a-z0-9-]+\.)*localhost\.?|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1\])(?::\d{1,5})?$/i;
 
-/** Whether the server listens on loopback only (`127.x.x.x`, `localhost`, `::1`). */
+/** Whether the server listens on loopback only: `localhost`, 127.0.0.0/8 or `::1`, however written. */
 export function listensOnLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+  const address = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return address === 'localhost' || address === '::1' || address === '0:0:0:0:0:0:0:1' || /^(?:::ffff:)?127(?:\.\d{1,3}){3}$/.test(address);
 }
 
 /** Whether a request's Host header names this machine by a loopback name. */

@@ -35,8 +35,10 @@ const PAGE = `<!doctype html>
 <chatbot-widget endpoint="/chatbot"></chatbot-widget>
 `;
 
-app.get(WIDGET_FILE, (req, res) => {
-  res.set('Cache-Control', widgetCaching(req.path)).sendFile(fileURLToPath(new URL(`.${req.path}`, widgetFiles)), { cacheControl: false });
+app.get(WIDGET_FILE, (req, res, next) => {
+  const file = fileURLToPath(new URL(`.${req.path}`, widgetFiles));
+  // The caching header goes with the file only: a 404 is never kept for a year.
+  res.sendFile(file, { cacheControl: false, headers: { 'Cache-Control': widgetCaching(req.path) } }, (error) => error && next());
 });
 app.get('/', (_req, res) => {
   res.type('html').send(PAGE);

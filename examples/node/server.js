@@ -33,13 +33,14 @@ const PAGE = `<!doctype html>
 
 const server = createServer(async (req, res) => {
   if (req.url === '/chatbot' || req.url?.startsWith('/chatbot/')) return chatbot(req, res);
-  if (WIDGET_FILE.test(req.url ?? '')) {
-    const script = await readFile(new URL(`.${req.url}`, widgetFiles)).catch(() => undefined);
+  const path = req.url?.split('?')[0] ?? '/';
+  if (WIDGET_FILE.test(path)) {
+    const script = await readFile(new URL(`.${path}`, widgetFiles)).catch(() => undefined);
     if (!script) return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(req.url) });
+    res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': widgetCaching(path) });
     return res.end(script);
   }
-  if (req.url?.split('?')[0] !== '/') return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+  if (path !== '/') return res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
   res.end(PAGE);
 });

@@ -101,7 +101,7 @@ export interface SigningHandlerOptions {
   fetch?: typeof fetch;
   /** Where the site owner's messages go. Default `console`. Never receives secrets or tokens. */
   logger?: Logger;
-  /** Clock in milliseconds. Default `Date.now`. */
+  /** Clock in milliseconds (the default store keeps it too). Default `Date.now`. */
   now?: () => number;
 }
 
@@ -205,7 +205,8 @@ function chooseStore(options: SigningHandlerOptions, logger: Logger): HandlerSto
     );
     return storeFromLimitStore(options.limitStore);
   }
-  return new MemoryStore();
+  // On the handler's clock: its windows and leases end when the handler says they do.
+  return new MemoryStore(typeof options.now === 'function' ? { now: options.now } : {});
 }
 
 /** Applies defaults and checks every option; throws a TypeError naming the first bad one. */

@@ -23,6 +23,8 @@ test('other names, rebinding names that contain a loopback name included, are no
     '',
     'rebind.attacker.example:8080',
     'localhost.attacker.example',
+    'localhost..',
+    'evil-localhost.example',
     '127.0.0.1.attacker.example',
     'attacker.example#localhost',
     'localhost:8080@attacker.example',
@@ -33,6 +35,7 @@ test('other names, rebinding names that contain a loopback name included, are no
 });
 
 test('the check applies while listening on loopback only', () => {
-  for (const host of ['127.0.0.1', 'localhost', '::1', '127.0.0.2']) assert.equal(listensOnLoopback(host), true, host);
-  for (const host of ['0.0.0.0', '::', '192.168.1.10']) assert.equal(listensOnLoopback(host), false, host);
+  for (const host of ['127.0.0.1', 'localhost', 'LOCALHOST', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '127.0.0.2'])
+    assert.equal(listensOnLoopback(host), true, host);
+  for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com']) assert.equal(listensOnLoopback(host), false, host);
 });

@@ -10,7 +10,7 @@ import {
   examplesDir,
   exampleEnv,
   freePort,
-  installPackageCopy,
+  linkPackage,
   startEmulator,
   startExample,
   tool,
@@ -26,7 +26,7 @@ describe('examples/deno (deno task start: Deno.serve, Deno KV store)', () => {
       'node_modules/deno/deno',
       'run `npm install` (the "deno" devDependency; its install script must be allowed in package.json "allowScripts").',
     );
-    installPackageCopy(join(examplesDir, 'deno'));
+    linkPackage();
     const task = JSON.parse(readFileSync(join(examplesDir, 'deno/deno.json'), 'utf8')).tasks.start as string;
     const [command, ...args] = task.split(' ');
     if (command !== 'deno') throw new Error(`examples/deno/deno.json: the start task should run deno, got ${task}`);

@@ -154,6 +154,20 @@ describe('send budgets and rate headers', () => {
     assert.equal(upstreamSends(s), 2);
   });
 
+  it("the default store keeps the handler's clock: windows end when the handler's now says, not the machine's", async () => {
+    // The handler's clock held 70 s back: its minute ended 10 to 70 s ago by the machine's clock
+    // (still within upstream's signature window). A store on the machine's clock would forget
+    // every count at once.
+    const held = Date.now() - 70_000;
+    const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: () => held });
+    const [token] = await identities(s, 1, '198.51.100.73');
+    assert.deepEqual(
+      statuses([await sendFrom(s, token!, '198.51.100.73', 'one'), await sendFrom(s, token!, '198.51.100.73', 'two')]),
+      [200, 200],
+    );
+    assert.equal((await sendFrom(s, token!, '198.51.100.73', 'three')).status, 429);
+  });
+
   it('a send refused for its body counts as an attempt, with a key or without', async () => {
     const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: midMinute() });
     const [token] = await identities(s, 1, '198.51.100.72');

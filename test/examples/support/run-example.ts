@@ -4,7 +4,7 @@
 // (its built dist/), as `npm install` of an example's `file:../..` dependency does for a user.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
@@ -41,20 +41,6 @@ export function linkPackage(): void {
     // Another example's test made it at the same moment.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-}
-
-/**
- * Installs the package into `<dir>/node_modules` as a copy of what it ships (package.json and
- * dist/), where npm puts it for a user who copied the example, rather than the link to the
- * repository: a runtime that checks file permissions (Deno's `--allow-read=.`) sees it there.
- */
-export function installPackageCopy(dir: string): void {
-  linkPackage(); // dist/ is built
-  const target = join(dir, 'node_modules', 'chatbot-widget');
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
-  cpSync(join(root, 'package.json'), join(target, 'package.json'));
-  cpSync(join(root, 'dist'), join(target, 'dist'), { recursive: true });
 }
 
 /** The emulator for this test file (call at the file's top level), on the real clock: the handler signs with the real time. */
@@ -247,9 +233,14 @@ export async function assertServesWidgetPage(example: RunningExample): Promise<v
   assert.match(panel.headers.get('cache-control') ?? '', /immutable/);
   assert.equal(await panel.text(), readFileSync(join(root, 'dist', chunk), 'utf8'));
 
+  const versioned = await fetch(`${example.origin}/chatbot-widget.js?v=2`);
+  assert.equal(versioned.status, 200, 'a query string on the script (a version a page adds)');
+  assert.equal(await versioned.text(), code);
+
   for (const other of ['/chatbot-widget-missing.js', '/chatbot-widget-..%2Fpackage.js', '/lib/server/index.js']) {
     const response = await fetch(`${example.origin}${other}`);
     assert.equal(response.status, 404, other);
+    assert.doesNotMatch(response.headers.get('cache-control') ?? '', /immutable|max-age=[1-9]/, `${other}: a 404 is not kept`);
     assert.doesNotMatch(await response.text(), /createSigningHandler|"name": "chatbot-widget"/, other);
   }
 }
