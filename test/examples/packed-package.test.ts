@@ -71,6 +71,21 @@ describe('the packed package, installed from its file into a clean folder (examp
     assert.ok(!existsSync(join(installed, 'src')), 'the packed file carries dist/, not the sources');
   });
 
+  it('carries its license and the notices of the code its standalone widget bundles, as each package ships them', () => {
+    const installed = join(app, 'node_modules/chatbot-widget');
+    assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License/);
+    const notices = readFileSync(join(installed, 'THIRD-PARTY-NOTICES.md'), 'utf8');
+    for (const license of [
+      'lit/LICENSE',
+      'lit-html/LICENSE',
+      'lit-element/LICENSE',
+      '@lit/reactive-element/LICENSE',
+      'idb-keyval/LICENCE',
+    ]) {
+      assert.ok(notices.includes(readFileSync(join(root, 'node_modules', license), 'utf8').trim()), `${license} in THIRD-PARTY-NOTICES.md`);
+    }
+  });
+
   it('runs the example from the packed file: visitor, send, list, send limit', async () => {
     await driveConversation(example!, emulator, 'the packed package');
   });
