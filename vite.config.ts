@@ -1,5 +1,5 @@
 // Library build of the standalone widget: dist/chatbot-widget.js, one minified ES module with
-// Lit, idb-keyval and marked's lexer bundled, no bare imports, for
+// Lit and idb-keyval bundled (their notices: THIRD-PARTY-NOTICES.md), no bare imports, for
 // `<script type="module" src="…/chatbot-widget.js">`. `npm run build` runs tsc first (dist/lib),
 // so this build must not empty dist/. The decorators are TypeScript's (experimentalDecorators
 // in tsconfig.json, which Vite's transformer reads).
