@@ -23,6 +23,24 @@ afterEach(() => {
   unmountAll();
 });
 
+/**
+ * Two tabs of one visitor (two widgets on one namespace): tab one is sending "slow question"
+ * (its reply takes 1.5 s upstream) and tab two shows it pending. The sends are recorded.
+ */
+async function slowSendInTabOne() {
+  const sends = (recording = recordSends());
+  const namespace = freshNamespace();
+  const one = await mount({ open: '', mode: 'inline' }, namespace);
+  await one.el.send('warm up'); // the visitor exists in both tabs
+  await waitForReplies(one.el, 1);
+  const two = await mount({ open: '', mode: 'inline' }, namespace);
+  await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+  await one.el.send('slow question');
+  await waitFor(() => sends.attempts.length === 2, 'tab one sending it');
+  await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
+  return { namespace, one: one.el, two: two.el, attempts: sends.attempts };
+}
+
 describe('<chatbot-widget> tabs', () => {
   it('shows in one tab what was sent in the other', async () => {
     const namespace = freshNamespace();
@@ -37,48 +55,31 @@ describe('<chatbot-widget> tabs', () => {
   });
 
   it('sends what a tab left pending when it went away, with its key, and stores it once', async () => {
-    recording = recordSends();
-    const namespace = freshNamespace();
-    const one = await mount({ open: '', mode: 'inline' }, namespace);
-    await one.el.send('warm up'); // the visitor exists in both tabs
-    await waitForReplies(one.el, 1);
-    const two = await mount({ open: '', mode: 'inline' }, namespace);
-    await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
-    await one.el.send('slow question'); // the reply takes 1.5 s upstream
-    await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
-    await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
-    one.el.remove(); // tab one goes away mid-send: its request is aborted, the entry stays pending
-    await waitFor(() => bubbleTexts(two.el, 'message-bot').includes('Done, slowly.'), 'tab two sent it and shows the reply', 10_000);
-    equal(recording.attempts.length, 3, 'sent again once, by tab two');
-    equal(recording.attempts[2]!.key, recording.attempts[1]!.key, 'with the same key');
+    const { namespace, one, two, attempts } = await slowSendInTabOne();
+    one.remove(); // tab one goes away mid-send: its request is aborted, the entry stays pending
+    await waitFor(() => bubbleTexts(two, 'message-bot').includes('Done, slowly.'), 'tab two sent it and shows the reply', 10_000);
+    equal(attempts.length, 3, 'sent again once, by tab two');
+    equal(attempts[2]!.key, attempts[1]!.key, 'with the same key');
     const identity = await storedIdentity(namespace);
     const stored = (await upstreamMessages(identity!.userId)).filter((m) => m.text === 'slow question');
     equal(stored.length, 1, 'stored once upstream');
     await waitFor(async () => (await storedOutbox(namespace)).length === 0, 'the outbox empty');
-    equal(bubbleTexts(two.el, 'message-pending').length, 0, 'nothing left pending in tab two');
+    equal(bubbleTexts(two, 'message-pending').length, 0, 'nothing left pending in tab two');
   });
 
   it('a widget moved in the page goes on sending its own message: its reply event fires on it, no other tab sends', async () => {
-    recording = recordSends();
-    const namespace = freshNamespace();
-    const one = await mount({ open: '', mode: 'inline' }, namespace);
-    await one.el.send('warm up');
-    await waitForReplies(one.el, 1);
-    const two = await mount({ open: '', mode: 'inline' }, namespace);
-    await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+    const { one, two, attempts } = await slowSendInTabOne();
     const repliedOn: string[] = [];
-    one.el.addEventListener('chatbot-reply', () => repliedOn.push('one'));
-    two.el.addEventListener('chatbot-reply', () => repliedOn.push('two'));
-    await one.el.send('slow question');
-    await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
+    one.addEventListener('chatbot-reply', () => repliedOn.push('one'));
+    two.addEventListener('chatbot-reply', () => repliedOn.push('two'));
     const box = document.createElement('div');
     document.body.append(box);
-    box.append(one.el); // removed and put back in one task (a framework moving it)
+    box.append(one); // removed and put back in one task (a framework moving it)
     try {
-      await waitFor(() => bubbleTexts(one.el, 'message-bot').includes('Done, slowly.'), 'the reply in the moved widget', 10_000);
+      await waitFor(() => bubbleTexts(one, 'message-bot').includes('Done, slowly.'), 'the reply in the moved widget', 10_000);
       equal(repliedOn.join(','), 'one');
       equal(
-        recording.attempts.filter((a) => a.content === 'slow question').length,
+        attempts.filter((a) => a.content === 'slow question').length,
         2,
         'sent again once (by the moved widget, its send was aborted by the move)',
       );
@@ -91,19 +92,10 @@ describe('<chatbot-widget> tabs', () => {
     const locks = Object.getOwnPropertyDescriptor(Navigator.prototype, 'locks');
     Object.defineProperty(Navigator.prototype, 'locks', { configurable: true, get: () => undefined });
     try {
-      recording = recordSends();
-      const namespace = freshNamespace();
-      const one = await mount({ open: '', mode: 'inline' }, namespace);
-      await one.el.send('warm up');
-      await waitForReplies(one.el, 1);
-      const two = await mount({ open: '', mode: 'inline' }, namespace);
-      await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
-      await one.el.send('slow question');
-      await waitFor(() => recording!.attempts.length === 2, 'tab one sending it');
-      await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
-      one.el.remove();
+      const { one, attempts } = await slowSendInTabOne();
+      one.remove();
       await new Promise((resolve) => setTimeout(resolve, 600));
-      equal(recording.attempts.length, 2, 'not sent by tab two');
+      equal(attempts.length, 2, 'not sent by tab two');
     } finally {
       if (locks) Object.defineProperty(Navigator.prototype, 'locks', locks);
     }
