@@ -5,9 +5,11 @@
 //     `>`); between tags, a run of whitespace that holds a line break becomes one line break (it
 //     still renders as the space it did, or the line break it did under `white-space: pre-line`);
 //     whitespace without a line break, and everything inside <pre>, <textarea>, <script>, <style>,
-//     quoted attribute values and comments, is kept as written.
+//     quoted attribute values and comments, is kept as written. A quoted value of letters, digits,
+//     `_` and `-` loses its quotes (`part="input"` is `part=input`), unless a `/` or a `${}` follows it.
 //   css: comments go; whitespace goes next to `{ } ; , > ( ) !` and after `:`, elsewhere it becomes
-//     one space; a `;` right before `}` goes. Strings are kept as written.
+//     one space; a `;` right before `}` goes. Strings are kept as written, but for the value of an
+//     attribute selector that is a plain identifier (`[part='input']` is `[part=input]`).
 // A `${}` is opaque: whitespace next to it stays one space (never joins it to a neighbour).
 // Used by vite.config.ts (the standalone build) and web-test-runner.config.mjs (so the browser tests
 // run the templates as they ship).
@@ -81,6 +83,18 @@ export function minifyHtml(parts: readonly string[]): string[] {
           i = end;
           continue;
         }
+        if ((c === '"' || c === "'") && out.endsWith('=')) {
+          const close = part.indexOf(c, i + 1);
+          const value = close === -1 ? '' : part.slice(i + 1, close);
+          const after = part[close + 1];
+          // A value of letters, digits, `_` and `-` needs no quotes, unless a `/` would join it
+          // (`rx=2/>`) or a `${}` would (at the part's end).
+          if (/^[\w-]+$/.test(value) && (after === '>' || (isSpace(after) && part[spaceEnd(part, close + 1)] !== '/'))) {
+            out += value;
+            i = close + 1;
+            continue;
+          }
+        }
         out += c;
         i++;
         if (c === '"' || c === "'") state = c;
@@ -104,6 +118,9 @@ export function minifyHtml(parts: readonly string[]): string[] {
 /** Whitespace may go next to these (in CSS they separate tokens themselves). */
 const CSS_DROP_AFTER = new Set(['{', '}', ';', ',', '>', '(', ':']);
 const CSS_DROP_BEFORE = new Set(['{', '}', ';', ',', '>', ')', '!']);
+
+/** A CSS identifier that cannot be mistaken for anything else: a letter or `_`, then letters, digits, `_` or `-`. */
+const CSS_IDENTIFIER = /^[A-Za-z_][\w-]*$/;
 
 /** The css`` template's parts (the text between its `${}`), minified. */
 export function minifyCss(parts: readonly string[]): string[] {
@@ -134,7 +151,9 @@ export function minifyCss(parts: readonly string[]): string[] {
         flushSpace(c);
         let j = i + 1;
         while (j < part.length && part[j] !== c) j += part[j] === '\\' ? 2 : 1;
-        out += part.slice(i, j + 1);
+        const text = part.slice(i + 1, j);
+        // An attribute selector's value needs no quotes when it is an identifier: `[a='b-c']`.
+        out += out.endsWith('=') && part[j + 1] === ']' && CSS_IDENTIFIER.test(text) ? text : part.slice(i, j + 1);
         i = j + 1;
       } else if (c === '\\') {
         flushSpace(c);

@@ -12,11 +12,21 @@ test('html: indentation between tags becomes one line break; spaces within a lin
 
 test('html: whitespace between attributes becomes one space, none before > or />', () => {
   assert.deepEqual(minifyHtml(['<button\n    part="x"\n    type="button"\n    @click=', '\n  >go</button><br\n />']), [
-    '<button part="x" type="button" @click=',
+    '<button part=x type=button @click=',
     '>go</button><br/>',
   ]);
   // A binding in a tag stays apart from the attributes around it.
-  assert.deepEqual(minifyHtml(['<a href=', '\n   target="_blank">x</a>']), ['<a href=', ' target="_blank">x</a>']);
+  assert.deepEqual(minifyHtml(['<a href=', '\n   target="_blank">x</a>']), ['<a href=', ' target=_blank>x</a>']);
+});
+
+test('html: a quoted value of letters, digits, _ and - loses its quotes, unless / or ${} would join it', () => {
+  assert.deepEqual(minifyHtml(['<rect rx="2" ry=\'3\'/><p class="a-b" role="status">t</p>']), [
+    '<rect rx=2 ry=\'3\'/><p class=a-b role=status>t</p>',
+  ]);
+  assert.deepEqual(minifyHtml(['<rect rx="2" />']), ['<rect rx="2"/>']);
+  // Before a binding (the part ends) the quotes stay; so do values with other characters.
+  assert.deepEqual(minifyHtml(['<p a="b"', '>x</p>']), ['<p a="b"', '>x</p>']);
+  assert.deepEqual(minifyHtml(['<p a="b" ', ' c="d e" f="g.h" i="">x</p>']), ['<p a=b ', ' c="d e" f="g.h" i="">x</p>']);
 });
 
 test('html: quoted values, comments and <pre>/<textarea> text are kept as written', () => {
@@ -31,6 +41,16 @@ test('css: whitespace around punctuation and comments go; spaces between values 
   // The space before a pseudo-class is a descendant combinator: kept.
   assert.deepEqual(minifyCss([':host :focus-visible {\n  color: red !important;\n}']), [':host :focus-visible{color:red!important}']);
   assert.deepEqual(minifyCss(['a { width: calc(100% - 2 * var(--x)); }']), ['a{width:calc(100% - 2 * var(--x))}']);
+});
+
+test('css: an attribute selector whose value is an identifier loses its quotes; other strings stay as written', () => {
+  assert.deepEqual(minifyCss(["[part='input'], [aria-pressed=\"true\"] a, [part~='message-bot'] { content: 'x' }"]), [
+    "[part=input],[aria-pressed=true] a,[part~=message-bot]{content:'x'}",
+  ]);
+  // Not identifiers: a digit first, a space, a dot, an empty value; and a string not in a selector.
+  assert.deepEqual(minifyCss(["[a='1x'],[a='b c'],[a='b.c'],[a=''] { content: '=' } b { content: 'ok' }"]), [
+    "[a='1x'],[a='b c'],[a='b.c'],[a='']{content:'='}b{content:'ok'}",
+  ]);
 });
 
 test('css: an interpolation stays apart from its neighbours; a ; before it is kept', () => {
