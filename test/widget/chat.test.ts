@@ -79,6 +79,36 @@ describe('<chatbot-widget> chat', () => {
     equal(bubbleTexts(el, 'message-user')[0], 'sent with Enter');
   });
 
+  it('shows a new reply taller than the list from its start, keeps it there on redraws, and follows a short one to the end', async () => {
+    const { el } = await mount({ open: '' });
+    const list = part(el, 'messages')!;
+    const long = Array.from({ length: 50 }, (_, i) => `Line ${i + 1} of a long question.`).join('\n\n');
+    await el.send(long);
+    await waitForReplies(el, 1);
+    await el.updateComplete;
+    const reply = part(el, 'message-bot')!;
+    assert(reply.offsetHeight > list.clientHeight, `a reply taller than the list (${reply.offsetHeight} of ${list.clientHeight} px)`);
+    const fromTop = () => reply.offsetTop - list.scrollTop;
+    assert(Math.abs(fromTop()) <= 2, `the reply's start at the top of the list (${fromTop()} px off)`);
+    // Redrawn meanwhile (the conversation refreshed, the minute changed): it stays where it is read.
+    el.requestUpdate();
+    await el.updateComplete;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert(Math.abs(fromTop()) <= 2, `still at its start after redraws (${fromTop()} px off)`);
+    // The visitor asks again: the list follows their message and the short reply to the end.
+    await el.send('short');
+    await waitForReplies(el, 2);
+    await waitFor(() => list.scrollHeight - list.scrollTop - list.clientHeight < 4, 'the list at its end').catch((error: Error) => {
+      throw new Error(
+        `${error.message}: scrollTop ${list.scrollTop}, scrollHeight ${list.scrollHeight}, clientHeight ${list.clientHeight}, last ${parts(el, 'message').at(-1)?.getAttribute('part')} ${parts(el, 'message').at(-1)?.offsetHeight}px, bubbles ${bubbleTexts(
+          el,
+        )
+          .map((t) => t.slice(0, 12))
+          .join(' | ')}`,
+      );
+    });
+  });
+
   it("shows a reply's table as its text, a row a line", async () => {
     const { el } = await mount({ open: '' });
     await el.send('| plan | price |\n|---|---|\n| Free | 0 |\n| Pro | 20 |');

@@ -24,6 +24,8 @@ export class MessageWindow {
   private lastKey: string | undefined;
   private stickToBottom = true;
   private anchor: { key: string; offset: number } | undefined;
+  /** Key of the newest bubble when the scroll was last restored: a bubble after it is new. */
+  private newest: string | undefined;
   /** The slice the last render drew. */
   rendered: ViewMessage[] = [];
   /**
@@ -98,11 +100,22 @@ export class MessageWindow {
     }
   }
 
-  /** After an update: scrolls to the newest message, or puts the remembered bubble back in place. */
+  /**
+   * After an update: scrolls to the newest message, or puts the remembered bubble back in place.
+   * A reply that has just arrived and is taller than the list is shown from its start, where it is
+   * read from (its end would hide the question and the reply's first lines).
+   */
   restoreScroll(list: HTMLElement | undefined) {
     if (!list) return;
-    if (this.stickToBottom) list.scrollTop = list.scrollHeight;
-    else if (this.anchor) {
+    const last = [...list.querySelectorAll<HTMLElement>('[data-key]')].pop();
+    const arrived = this.newest && last && last.dataset.key !== this.newest;
+    this.newest = last?.dataset.key;
+    if (this.stickToBottom) {
+      if (arrived && last.matches('[part~=message-bot]') && last.offsetHeight > list.clientHeight) {
+        list.scrollTop = last.offsetTop;
+        this.stickToBottom = false;
+      } else list.scrollTop = list.scrollHeight;
+    } else if (this.anchor) {
       const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
       if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
     }
