@@ -21,7 +21,7 @@ test('html: whitespace between attributes becomes one space, none before > or />
 
 test('html: a quoted value of letters, digits, _ and - loses its quotes, unless / or ${} would join it', () => {
   assert.deepEqual(minifyHtml(['<rect rx="2" ry=\'3\'/><p class="a-b" role="status">t</p>']), [
-    '<rect rx=2 ry=\'3\'/><p class=a-b role=status>t</p>',
+    "<rect rx=2 ry='3'/><p class=a-b role=status>t</p>",
   ]);
   assert.deepEqual(minifyHtml(['<rect rx="2" />']), ['<rect rx="2"/>']);
   // Before a binding (the part ends) the quotes stay; so do values with other characters.
