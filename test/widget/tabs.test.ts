@@ -35,6 +35,9 @@ async function slowSendInTabOne() {
   await waitForReplies(one.el, 1);
   const two = await mount({ open: '', mode: 'inline' }, namespace);
   await waitFor(() => bubbleTexts(two.el).includes('You said: warm up'), 'tab two restores the conversation');
+  // Tab two's first read of storage is done, and with it the look for pending messages a tab
+  // makes when it starts: from here on only a `left` note makes it send tab one's message.
+  await waitFor(() => (two.el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'tab two connected');
   await one.el.send('slow question');
   await waitFor(() => sends.attempts.length === 2, 'tab one sending it');
   await waitFor(() => bubbleTexts(two.el, 'message-pending').includes('slow question'), 'tab two shows it pending');
