@@ -186,7 +186,7 @@ function parseOrigin(text: unknown): string {
 const STORE_METHODS = ['increment', 'get', 'add', 'swap'] as const;
 
 /** The `store` option, else a deprecated `limitStore` wrapped into one, else a MemoryStore. */
-function chooseStore(options: SigningHandlerOptions, logger: Logger): HandlerStore {
+function chooseStore(options: SigningHandlerOptions, logger: Logger, now: () => number): HandlerStore {
   if (options.store !== undefined) {
     const missing = STORE_METHODS.filter((name) => typeof (options.store as unknown as Record<string, unknown>)?.[name] !== 'function');
     if (missing.length > 0)
@@ -206,7 +206,7 @@ function chooseStore(options: SigningHandlerOptions, logger: Logger): HandlerSto
     return storeFromLimitStore(options.limitStore);
   }
   // On the handler's clock: its windows and leases end when the handler says they do.
-  return new MemoryStore(typeof options.now === 'function' ? { now: options.now } : {});
+  return new MemoryStore({ now });
 }
 
 /** Applies defaults and checks every option; throws a TypeError naming the first bad one. */
@@ -254,7 +254,8 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
   if (!fetchImpl) fail('no fetch in this runtime: pass the fetch option.');
   const logger = options.logger ?? consoleLogger;
   if (typeof logger.warn !== 'function' || typeof logger.error !== 'function') fail('logger must have warn() and error() methods.');
-  const store = chooseStore(options, logger);
+  const now = options.now ?? Date.now;
+  const store = chooseStore(options, logger, now);
   const share = limits.dailyQuotaSharePerAddress ?? DEFAULT_LIMITS.dailyQuotaSharePerAddress;
   if (typeof share !== 'number' || !(share > 0 && share <= 1))
     fail(`limits.dailyQuotaSharePerAddress must be a number above 0 and at most 1 (0.1 is 10 %), got ${String(share)}.`);
@@ -299,6 +300,6 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     fetch: (input, init) => fetchImpl(input, init),
     transport: transportOf(fetchImpl),
     logger,
-    now: options.now ?? Date.now,
+    now,
   };
 }

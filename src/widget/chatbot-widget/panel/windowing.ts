@@ -24,7 +24,7 @@ export class MessageWindow {
   private lastKey: string | undefined;
   private stickToBottom = true;
   private anchor: { key: string; offset: number } | undefined;
-  /** Key of the newest bubble when the scroll was last restored: a bubble after it is new. */
+  /** Key of the newest bubble rendered when the scroll was last restored: a bubble after it is new. */
   private newest: string | undefined;
   /** The slice the last render drew. */
   rendered: ViewMessage[] = [];
@@ -107,15 +107,17 @@ export class MessageWindow {
    */
   restoreScroll(list: HTMLElement | undefined) {
     if (!list) return;
-    const last = [...list.querySelectorAll<HTMLElement>('[data-key]')].pop();
-    const arrived = this.newest && last && last.dataset.key !== this.newest;
-    this.newest = last?.dataset.key;
-    if (this.stickToBottom) {
-      if (arrived && last.matches('[part~=message-bot]') && last.offsetHeight > list.clientHeight) {
-        list.scrollTop = last.offsetTop;
-        this.stickToBottom = false;
-      } else list.scrollTop = list.scrollHeight;
-    } else if (this.anchor) {
+    const newest = this.rendered.at(-1);
+    const reply =
+      this.stickToBottom && this.newest && newest?.sender === 'bot' && newest.key !== this.newest
+        ? list.querySelector<HTMLElement>(`[data-key="${CSS.escape(newest.key)}"]`)
+        : null;
+    this.newest = newest?.key;
+    if (reply && reply.offsetHeight > list.clientHeight) {
+      list.scrollTop = reply.offsetTop;
+      this.stickToBottom = false;
+    } else if (this.stickToBottom) list.scrollTop = list.scrollHeight;
+    else if (this.anchor) {
       const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
       if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
     }
