@@ -10,13 +10,18 @@ export function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
-export async function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+/** Sends SIGTERM to the child's whole group: what it started may outlive a child that exited. */
+export function killGroup(child: ChildProcess): void {
   try {
     process.kill(-child.pid!, 'SIGTERM');
   } catch {
-    // The group is gone already; the exit event follows.
+    // The group is gone already.
   }
+}
+
+export async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  killGroup(child);
   await exited;
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
-import { collectOutput, stopProcessGroup } from './process-group.js';
+import { collectOutput, killGroup, stopProcessGroup } from './process-group.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const wrangler = join(root, 'node_modules/.bin/wrangler');
@@ -26,10 +26,27 @@ export interface WranglerDevOptions {
   timeoutMs?: number;
 }
 
+/** What wrangler says when a port it was given, or one workerd chose, was taken before it bound it. */
+const PORT_TAKEN = /Address already in use|The Workers runtime failed to start/;
+
 export async function startWranglerDev(config: string, options: WranglerDevOptions = {}): Promise<RunningWorker> {
   if (!existsSync(wrangler)) throw new Error('wrangler is not installed: run `npm install` (it is a devDependency).');
-  const timeoutMs = options.timeoutMs ?? 90_000;
   const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'chatbot-wrangler-'));
+  // Another test may bind a probed port first: start again on new ones, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(config, options, state);
+    } catch (error) {
+      if (attempt >= 4 || !PORT_TAKEN.test(String(error))) {
+        if (!options.persistTo) rmSync(state, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+async function startOnce(config: string, options: WranglerDevOptions, state: string): Promise<RunningWorker> {
+  const timeoutMs = options.timeoutMs ?? 90_000;
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
@@ -69,7 +86,10 @@ export async function startWranglerDev(config: string, options: WranglerDevOptio
   const deadline = Date.now() + timeoutMs;
   // --log-level warn hides the "Ready on" line: poll the port instead.
   while (true) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null) {
+      killGroup(child);
+      throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output()}`);
+    }
     try {
       await fetch(origin, { signal: AbortSignal.timeout(2_000) });
       break;

@@ -181,11 +181,14 @@ describe('docs/stores.md, run as written', () => {
     let worker = await startWranglerDev(join(dir, 'wrangler.toml'), options);
     const revoked = await newToken(worker.origin);
     const kept = await newToken(worker.origin);
-    assert.equal((await call(worker.origin, 'DELETE', '/visitor', revoked)).status, 204);
+    const revocation = await call(worker.origin, 'DELETE', '/visitor', revoked);
+    assert.equal(revocation.status, 204, `${revocation.text}\n${worker.output()}`);
     await worker.stop();
     worker = await startWranglerDev(join(dir, 'wrangler.toml'), options);
     cleanup.push(() => worker.stop());
-    assert.equal((await call(worker.origin, 'GET', '/sessions', revoked)).status, 401, 'the new isolate knows the revocation');
-    assert.notEqual((await call(worker.origin, 'GET', '/sessions', kept)).status, 401, 'a token that was not revoked is accepted');
+    const refused = await call(worker.origin, 'GET', '/sessions', revoked);
+    assert.equal(refused.status, 401, `the new isolate knows the revocation: ${refused.text}\n${worker.output()}`);
+    const accepted = await call(worker.origin, 'GET', '/sessions', kept);
+    assert.notEqual(accepted.status, 401, `a token that was not revoked is accepted: ${accepted.text}`);
   });
 });
