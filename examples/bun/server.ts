@@ -20,6 +20,7 @@ const PAGE = `<!doctype html>
 <html lang="en">
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>chatbot-widget on Bun</title>
 <script type="module" src="/chatbot-widget.js"></script>
 <h1>Your site</h1>

@@ -11,9 +11,11 @@
  * Upstream's own quota window (from its last `X-RateLimit-*` headers) joins them in the headers.
  */
 import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
-import type { ResolvedOptions } from './options.js';
+import { clientAddressOf } from './identity.js';
+import type { Identity, ResolvedOptions } from './options.js';
 import { DAY_MS, MINUTE_MS, secondsUntil, windowAt } from './rate-limits.js';
 import { HandlerAnswer, refuse, TEXT } from './responses.js';
+import type { RouteContext } from './route-context.js';
 import type { HeaderReader } from './upstream-transport.js';
 
 /** Assumed daily quota until upstream has reported one: the smallest tier's, the free tier's. */
@@ -54,6 +56,11 @@ interface UpstreamQuota {
   remaining: number;
   /** Unix seconds of its reset. */
   reset: number;
+}
+
+/** Whose budget a request of `identity` counts in: for visitors with tokens, their address's too. */
+export function senderOf(ctx: RouteContext, identity: Identity & { visitor: boolean }): Sender {
+  return { userId: identity.userId, address: identity.visitor ? clientAddressOf(ctx.options, ctx.request, ctx.context) : undefined };
 }
 
 const upstreamQuotaKey = (options: ResolvedOptions) => `${options.chatbotId}:upstream-quota`;
@@ -154,6 +161,21 @@ export function rateHeaders(budget: Budget): Record<string, string> {
     [HEADER_RATE_REMAINING]: String(fewest),
     [HEADER_RATE_RESET]: String(Math.ceil(tightest.resetAt / 1000)),
   };
+}
+
+/**
+ * `response` with the rate headers of `sender`'s budget (read without counting unless `budget` is
+ * given), for every answer to a known caller: a page loaded again learns from its first listing
+ * that the day is spent, before the visitor types. A store that cannot say leaves them out.
+ */
+export async function withRateHeaders(options: ResolvedOptions, sender: Sender, response: Response, budget?: Budget): Promise<Response> {
+  try {
+    budget ??= await readBudget(options, sender);
+  } catch {
+    return response;
+  }
+  for (const [name, value] of Object.entries(rateHeaders(budget))) if (!response.headers.has(name)) response.headers.set(name, value);
+  return response;
 }
 
 /**

@@ -8,12 +8,12 @@
  * has gone away meanwhile. A success names the two stored messages in `stored`.
  */
 import { envelopeOf } from './envelope.js';
-import { callerIdentity, clientAddressOf } from './identity.js';
+import { callerIdentity } from './identity.js';
 import { IdempotencyRecordOf, idempotencyKeyOf, REPLAYED_HEADER, type OwnedKey, type Outcome } from './idempotency.js';
 import { readJsonObject } from './request-body.js';
 import { HandlerAnswer, jsonText } from './responses.js';
 import type { RouteContext } from './route-context.js';
-import { noteUpstreamQuota, rateHeaders, readBudget, spendSend, type Budget, type Sender } from './send-budget.js';
+import { noteUpstreamQuota, senderOf, spendSend, withRateHeaders, type Budget } from './send-budget.js';
 import { findStored, type StoredPair } from './stored-messages.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import type { HeaderReader } from './upstream-transport.js';
@@ -131,21 +131,10 @@ export async function send(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   requireJson(request);
   const identity = await callerIdentity(options, request, ctx.tokens);
-  const sender: Sender = {
-    userId: identity.userId,
-    address: identity.visitor ? clientAddressOf(options, request, ctx.context) : undefined,
-  };
+  const sender = senderOf(ctx, identity);
   let budget: Budget | undefined;
   // Every answer to a known caller says what is left of their budget.
-  const withRate = async (response: Response): Promise<Response> => {
-    try {
-      budget ??= await readBudget(options, sender);
-    } catch {
-      return response; // the store cannot say: the answer goes without the figures
-    }
-    for (const [name, value] of Object.entries(rateHeaders(budget))) if (!response.headers.has(name)) response.headers.set(name, value);
-    return response;
-  };
+  const withRate = (response: Response) => withRateHeaders(options, sender, response, budget);
   try {
     const key = idempotencyKeyOf(request);
     const record = key === undefined ? undefined : new IdempotencyRecordOf(options, identity.userId, key);

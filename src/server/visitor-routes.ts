@@ -14,6 +14,7 @@ import type { RouteContext } from './route-context.js';
 import { QueryReader } from './route-table.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import { revoke } from './revocation.js';
+import { senderOf, withRateHeaders } from './send-budget.js';
 import { bearerToken, issueVisitorToken, newVisitorId } from './visitor-token.js';
 
 export function requireJson(request: Request): void {
@@ -136,7 +137,7 @@ export async function sessions(ctx: RouteContext): Promise<Response> {
     label: 'GET /sessions',
     query: { userId: identity.userId, page: query.integer('page', 1, 1_000_000), pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE) },
   });
-  return ownListing(ctx, answer, 'GET /sessions', identity.userId);
+  return withRateHeaders(ctx.options, senderOf(ctx, identity), ownListing(ctx, answer, 'GET /sessions', identity.userId));
 }
 
 /** `GET {base}/messages?sessionId&page&pageSize`: the caller's messages, optionally of one session. */
@@ -154,7 +155,7 @@ export async function messages(ctx: RouteContext): Promise<Response> {
       pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
     },
   });
-  return ownListing(ctx, answer, 'GET /messages', identity.userId);
+  return withRateHeaders(ctx.options, senderOf(ctx, identity), ownListing(ctx, answer, 'GET /messages', identity.userId));
 }
 
 /** `GET {base}/messages/{messageId}`: one message, 404 unless it is the caller's. */

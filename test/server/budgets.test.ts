@@ -143,6 +143,31 @@ describe('send budgets and rate headers', () => {
     assert.equal(own.headers['x-ratelimit-reset'], String(Math.ceil(clock() / 60_000) * 60));
   });
 
+  it("the visitor's listings carry the figures, spending nothing: a page loaded again knows the day is spent", async () => {
+    const s = await start(100, { limits: { sendsPerDay: 2 }, now: midMinute() });
+    const [token] = await identities(s, 1, '198.51.100.62');
+    const list = (path: string) =>
+      rawRequest(s.handler.port, { path: `/chatbot/${path}`, headers: { ...jsonHeaders(token), [ADDRESS_HEADER]: '198.51.100.62' } });
+    const before = await list('messages');
+    assert.equal(before.status, 200);
+    assert.equal(before.headers['x-ratelimit-remaining'], '2', 'nothing sent yet: the day limit of 2 is the tightest');
+    for (let i = 0; i < 2; i++) assert.equal((await sendFrom(s, token!, '198.51.100.62', `day ${i}`)).status, 200);
+    for (const path of ['messages', 'sessions', 'messages', 'sessions?page=1']) {
+      const spent = await list(path);
+      assert.equal(spent.status, 200, path);
+      assert.equal(spent.headers['x-ratelimit-limit'], '2', path);
+      assert.equal(spent.headers['x-ratelimit-remaining'], '0', path);
+      assert.equal(spent.headers['x-ratelimit-reset'], String(nextUtcMidnightSeconds()), path);
+    }
+    const refused = await sendFrom(s, token!, '198.51.100.62', 'one more');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.json.error, TEXT.dailyLimit, 'the listings spent nothing: the third send is the first refused');
+    assert.equal(upstreamSends(s), 2);
+    const someoneElse = await rawRequest(s.handler.port, { path: '/chatbot/messages', headers: { [ADDRESS_HEADER]: '198.51.100.62' } });
+    assert.equal(someoneElse.status, 401);
+    assert.equal(someoneElse.headers['x-ratelimit-remaining'], undefined, 'no identity, no figures');
+  });
+
   it('repeats answered from their record do not count against limits', async () => {
     const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: midMinute() });
     const [token] = await identities(s, 1, '198.51.100.70');

@@ -26,12 +26,12 @@ afterEach(() => {
   unmountAll();
 });
 
-/** Moves the `X-RateLimit-Reset` of every send answer with nothing left to `seconds` from now. */
+/** Moves the `X-RateLimit-Reset` of every answer with nothing left (sends and listings) to `seconds` from now. */
 function resetSoon(seconds: number) {
   const original = window.fetch;
   window.fetch = async (input, init) => {
     const response = await original(input, init);
-    if (init?.method !== 'POST' || response.headers.get('X-RateLimit-Remaining') !== '0') return response;
+    if (response.headers.get('X-RateLimit-Remaining') !== '0') return response;
     const headers = new Headers(response.headers);
     headers.set('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + seconds));
     return new Response(await response.arrayBuffer(), { status: response.status, headers });
@@ -78,6 +78,42 @@ describe('<chatbot-widget> quota at zero', () => {
       sends.stop();
     }
     equal((await axeViolations(el)).join('\n'), '');
+  });
+
+  it('a page loaded again with the day spent says so before the visitor types, and sends nothing', async () => {
+    const { el, namespace } = await mount({ open: '', mode: 'inline' }, freshNamespace('daily'));
+    await spendTheDay(el);
+    await waitFor(() => input(el).placeholder.startsWith('No messages left today'), 'the input says so');
+    el.remove();
+    const sends = recordSends();
+    try {
+      // The figures come with the reloaded page's first listing of the conversation.
+      const reloaded = (await mount({ open: '', mode: 'inline' }, namespace)).el;
+      await waitFor(
+        () => /^No messages left today\. You can write again at \S/.test(input(reloaded).placeholder),
+        'the reloaded input says so',
+      );
+      equal(part(reloaded, 'quota-notice')?.textContent, input(reloaded).placeholder, 'and the notice');
+      await typeAndSend(reloaded, 'one more');
+      assert(sendButton(reloaded).disabled, 'Send is disabled');
+      equal(sends.attempts.length, 0, 'nothing went out');
+    } finally {
+      sends.stop();
+    }
+  });
+
+  it('a send the page makes at zero is refused in words that say until when, not in a count of seconds', async () => {
+    const { el } = await mount({ open: '', mode: 'inline' }, freshNamespace('daily'));
+    await spendTheDay(el);
+    const errors: { message: string; retryAfter?: number }[] = [];
+    el.addEventListener('chatbot-error', (event) => errors.push((event as CustomEvent).detail));
+    await el.send('one more');
+    await waitFor(() => parts(el, 'message-failed').length === 1, 'the message shows as not sent');
+    await waitFor(() => errors.length === 1, 'one chatbot-error');
+    assert(errors[0]!.retryAfter! > 60, `the handler asked for a day's wait: ${errors[0]!.retryAfter}`);
+    assert(/^No messages left today\. You can write again at \S+/.test(errors[0]!.message), errors[0]!.message);
+    assert(!/seconds/.test(errors[0]!.message), 'no count of seconds');
+    equal(part(el, 'error')?.textContent?.includes(errors[0]!.message), true, 'the error part says the same');
   });
 
   it('comes back by itself when the reset time passes', async () => {

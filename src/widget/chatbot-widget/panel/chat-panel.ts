@@ -60,7 +60,7 @@ export class ChatPanel {
 
   constructor(private readonly host: PanelHost) {
     this.chat = new ChatController(host, (failure, localId) => {
-      const detail = describeFailure(host.text, failure, localId);
+      const detail = describeFailure(host.text, failure, localId, (resetAt) => this.quotaText(host.text, 0, resetAt));
       emit(host, 'chatbot-error', detail);
       return detail;
     });

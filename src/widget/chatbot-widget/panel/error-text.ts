@@ -2,8 +2,18 @@ import type { ChatbotErrorDetail, ChatbotErrorKind } from '../../events.js';
 import type { RequestFailure } from '../../controllers/transport.js';
 import { format, type WidgetStrings } from '../../strings.js';
 
-/** A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). */
-export function describeFailure(t: WidgetStrings, failure: RequestFailure, localId?: string): ChatbotErrorDetail {
+/**
+ * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). A
+ * refusal that asks for more than a minute's wait is a day's budget spent: `spent(resetAt)` says
+ * until when, as the quota notice does, rather than a count of thousands of seconds.
+ */
+export function describeFailure(
+  t: WidgetStrings,
+  failure: RequestFailure,
+  localId: string | undefined,
+  spent: (resetAt: number) => string,
+): ChatbotErrorDetail {
+  const wait = failure.retryAfter ?? 1;
   const fixed: Partial<Record<ChatbotErrorKind, string>> = {
     offline: t.errorOffline,
     unreachable: t.errorUnreachable,
@@ -13,7 +23,9 @@ export function describeFailure(t: WidgetStrings, failure: RequestFailure, local
   };
   const message =
     failure.kind === 'rate-limited'
-      ? format(t.errorRateLimited, { seconds: failure.retryAfter ?? 1 })
+      ? wait > 60
+        ? spent(Date.now() + wait * 1000)
+        : format(t.errorRateLimited, { seconds: wait })
       : (fixed[failure.kind] ??
         (failure.status === 413 ? t.errorTooLong : format(t.errorRejected, { detail: failure.detail || String(failure.status) })));
   return {
