@@ -145,8 +145,12 @@ export function plural(
 ): string {
   const category = cached(pluralRules, locale, (tag) => new Intl.PluralRules(tag)).select(count);
   const variant = category === 'other' ? undefined : strings[`${key}_${category}`];
-  const number = cached(numberFormats, locale, (tag) => new Intl.NumberFormat(tag)).format(count);
-  return format(variant || strings[key], { ...values, count: number });
+  return format(variant || strings[key], { ...values, count: formatCount(count, locale) });
+}
+
+/** `count` in the digits of `locale` (Persian ۱۲, Arabic ١٢ where it uses them). */
+export function formatCount(count: number, locale: string): string {
+  return cached(numberFormats, locale, (tag) => new Intl.NumberFormat(tag)).format(count);
 }
 
 /** The keys a host may override: the language's own, and the plural variants of counted texts. */

@@ -34,6 +34,13 @@ describe('<chatbot-widget> unread badge', () => {
     equal(announced(one.el), '', 'nothing left to announce');
   });
 
+  it("shows the number in the language's digits, as it is announced", async () => {
+    const { el } = await mount({ lang: 'fa' });
+    await el.send('while closed, in Persian');
+    await waitFor(() => badge(el) === '۱', `the badge in Persian digits: "${badge(el)}"`);
+    equal(announced(el).includes('۱'), true, `the announcement has the same digit: "${announced(el)}"`);
+  });
+
   it('does not count replies the visitor sees, and keeps the count across a reload', async () => {
     const namespace = freshNamespace();
     const first = await mount({ open: '' }, namespace);

@@ -1,6 +1,6 @@
 import { LitElement, adoptStyles, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { formatCount, plural, withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
 import { chooseLocale, loadLocale, type LoadedLocale, type LocaleCode } from '../locales/index.js';
 import { emit } from '../emit.js';
@@ -380,7 +380,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
           ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
             aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${unread ? 'unread' : nothing} @click=${this.toggle}>
             ${this.open ? closeIcon : chatIcon}
-            ${unread ? html`<span part="unread-badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+            ${unread ? html`<span part="unread-badge" aria-hidden="true">${formatCount(Math.min(unread, 99), this.formatTag)}${unread > 99 ? '+' : ''}</span>` : nothing}
           </button>`
           : nothing
       }
