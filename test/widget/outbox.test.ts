@@ -2,6 +2,7 @@
 // button, survive a reload, and a resend carries the message's idempotency key, so one whose
 // first try arrived is not stored twice. Network faults come from the backend's fault switch (support/backend.ts).
 import type { ChatbotErrorDetail } from '../../src/widget/index.js';
+import { axeViolations } from './support/axe.js';
 import {
   absoluteEndpoint,
   assert,
@@ -116,6 +117,7 @@ describe('<chatbot-widget> outbox', () => {
       `the notice says how many and when: ${notice.textContent}`,
     );
     equal(notice.getAttribute('role'), 'status', 'announced politely');
+    equal((await axeViolations(el)).join('\n'), '', 'axe finds nothing with the notice shown');
   });
 
   it('enables Retry by itself when the 429 wait is over, also for a refused message found after a reload', async () => {
