@@ -1,7 +1,8 @@
 // Copy buttons on bot messages and code blocks: what lands on the clipboard (the Markdown source,
 // the code), `chatbot-copy`, the polite announcement, the fallback when the Clipboard API is
 // refused or missing (a hidden field copied with execCommand, inside the shadow root), the failure
-// message when nothing can copy, and the keyboard path; axe-core on the copied state.
+// message when nothing can copy (the error line, seen and heard), and the keyboard path; axe-core
+// on the copied and the failed states.
 import type { ChatbotCopyDetail } from '../../src/widget/index.js';
 import { axeViolations } from './support/axe.js';
 import { assert, equal, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
@@ -103,7 +104,7 @@ describe('<chatbot-widget> copy', () => {
     equal(el.shadowRoot!.querySelector('textarea:not([part])'), null, 'the hidden field is gone');
   });
 
-  it('says the copy failed, and fires nothing, when neither the Clipboard API nor the fallback can copy', async () => {
+  it('says the copy failed, where it is seen and heard, and fires nothing, when neither the Clipboard API nor the fallback can copy', async () => {
     noClipboard();
     (document as { execCommand?: unknown }).execCommand = () => false;
     const { el } = await mount({ open: '', mode: 'inline' });
@@ -111,8 +112,25 @@ describe('<chatbot-widget> copy', () => {
     await el.send('hello');
     await waitForReplies(el, 1);
     part(el, 'copy-button')!.click();
-    await waitFor(() => announcement(el) === "Couldn't copy. Select the text to copy it.", 'the failure announcement');
+    // The error line: visible, and announced (role="alert"), with its Dismiss button.
+    const error = await waitFor(() => part(el, 'error'), 'the error line');
+    equal(error.querySelector('span')?.textContent, "Couldn't copy. Select the text to copy it.");
+    equal(error.getAttribute('role'), 'alert', 'announced');
+    assert(error.checkVisibility(), 'seen');
     equal(events.length, 0, 'no chatbot-copy');
     assert(!el.shadowRoot!.querySelector('.clipboard-buffer'), 'the hidden field is gone');
+    equal((await axeViolations(el)).join('\n'), '', 'axe finds nothing with the failure shown');
+    error.querySelector('button')!.click();
+    await el.updateComplete;
+    equal(part(el, 'error'), null, 'Dismiss clears it');
+
+    // Shown again, then a copy that works clears it.
+    part(el, 'copy-button')!.click();
+    await waitFor(() => part(el, 'error'), 'the error line again');
+    (document as { execCommand?: unknown }).execCommand = () => true;
+    part(el, 'copy-button')!.click();
+    await waitFor(() => announcement(el) === 'Copied', 'the copy that worked');
+    await el.updateComplete;
+    equal(part(el, 'error'), null, 'a copy that worked clears the failure');
   });
 });

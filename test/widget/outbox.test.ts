@@ -94,6 +94,10 @@ describe('<chatbot-widget> outbox', () => {
     await waitForReplies(el, 1);
     await el.send('two');
     await waitForReplies(el, 2);
+    // The minute's sends are spent, not the day's: the input is not held with "No messages left
+    // today" (its rate headers say 0 left until the minute ends), nor is a notice shown.
+    equal((part(el, 'input') as HTMLTextAreaElement).placeholder, 'Type a message…', 'the input as usual');
+    equal(part(el, 'quota-notice'), null, 'no quota notice for a minute');
     await el.send('three');
     await waitFor(() => part(el, 'message-failed'), 'the refused send');
     equal(errors[0]?.kind, 'rate-limited');

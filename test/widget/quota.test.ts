@@ -1,7 +1,8 @@
 // The day's sends spent (the `daily-` handler allows 5 a day): the input says when writing is
 // possible again instead of letting sends fail, Send is disabled (Enter too), and when the reset
 // time passes the input comes back by itself. For that last part the reset time the handler
-// reports is moved a few seconds ahead (the real one is the next UTC midnight).
+// reports is moved 90 s ahead (the real one is the next UTC midnight), and the page's clock is
+// moved past it (a day's window ends more than a minute away, longer than a test can wait).
 import { sendKeys } from '@web/test-runner-commands';
 import { axeViolations } from './support/axe.js';
 import {
@@ -20,23 +21,73 @@ import {
 
 const SENDS_A_DAY = 5;
 let restoreFetch: (() => void) | undefined;
+let restoreClock: (() => void) | undefined;
 afterEach(() => {
   restoreFetch?.();
   restoreFetch = undefined;
+  restoreClock?.();
+  restoreClock = undefined;
   unmountAll();
 });
 
-/** Moves the `X-RateLimit-Reset` of every answer with nothing left (sends and listings) to `seconds` from now. */
-function resetSoon(seconds: number) {
+/**
+ * Moves the `X-RateLimit-Reset` of every answer with nothing left (sends and listings) to `seconds`
+ * from now. Answers whether the network is quiet: no request in flight nor any for half a second
+ * (a listing's two requests have the cache's writes between them; no answer can redraw the widget).
+ */
+function resetIn(seconds: number) {
+  const reset = String(Math.ceil(Date.now() / 1000) + seconds);
   const original = window.fetch;
+  let inFlight = 0;
+  let lastActive = performance.now();
   window.fetch = async (input, init) => {
-    const response = await original(input, init);
-    if (response.headers.get('X-RateLimit-Remaining') !== '0') return response;
-    const headers = new Headers(response.headers);
-    headers.set('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + seconds));
-    return new Response(await response.arrayBuffer(), { status: response.status, headers });
+    inFlight++;
+    lastActive = performance.now();
+    try {
+      const response = await original(input, init);
+      if (response.headers.get('X-RateLimit-Remaining') !== '0') return response;
+      const headers = new Headers(response.headers);
+      headers.set('X-RateLimit-Reset', reset);
+      return new Response(await response.arrayBuffer(), { status: response.status, headers });
+    } finally {
+      inFlight--;
+      lastActive = performance.now();
+    }
   };
   restoreFetch = () => (window.fetch = original);
+  return { quiet: () => inFlight === 0 && performance.now() - lastActive > 500 };
+}
+
+/**
+ * The page's clock, made to pass faster than real time: `passes(ms)` moves `Date.now()` ahead by
+ * `ms` and runs at once the timers that came due meanwhile. Timers of more than 30 s are held for
+ * that (the widget's wait for the reset time); shorter ones run as usual, so the test's own waits,
+ * Lit and the widget's other timers are untouched.
+ */
+function pageClock() {
+  const realNow = Date.now.bind(Date);
+  const realSetTimeout = window.setTimeout;
+  let skipped = 0;
+  const held: { due: number; run: () => void }[] = [];
+  Date.now = () => realNow() + skipped;
+  window.setTimeout = ((handler: () => void, ms = 0, ...args: unknown[]) => {
+    if (ms <= 30_000) return realSetTimeout(handler, ms, ...args);
+    held.push({ due: Date.now() + ms, run: handler });
+    return 0;
+  }) as typeof window.setTimeout;
+  restoreClock = () => {
+    Date.now = realNow;
+    window.setTimeout = realSetTimeout;
+  };
+  return {
+    passes(ms: number) {
+      skipped += ms;
+      for (const timer of held.splice(0)) {
+        if (timer.due <= Date.now()) timer.run();
+        else held.push(timer);
+      }
+    },
+  };
 }
 
 async function spendTheDay(el: Parameters<typeof waitForReplies>[0] & { send(text: string): Promise<unknown> }) {
@@ -117,13 +168,18 @@ describe('<chatbot-widget> quota at zero', () => {
   });
 
   it('comes back by itself when the reset time passes', async () => {
-    resetSoon(3);
+    const network = resetIn(90);
+    const clock = pageClock();
     const { el } = await mount({ open: '', mode: 'inline', placeholder: 'Ask away' }, freshNamespace('daily'));
     await spendTheDay(el);
     await waitFor(() => input(el).placeholder.startsWith('No messages left today'), 'the input says so');
     await typeAndSend(el, 'later');
     assert(sendButton(el).disabled, 'Send disabled');
-    await waitFor(() => input(el).placeholder === 'Ask away', 'the placeholder back', 6_000);
+    // Nothing else would redraw the widget now (an answer arriving would): only its own timer can.
+    await waitFor(network.quiet, 'the last listing answered');
+    await el.updateComplete;
+    clock.passes(91_000);
+    await waitFor(() => input(el).placeholder === 'Ask away', 'the placeholder back');
     assert(!sendButton(el).disabled, 'Send enabled for the kept draft');
   });
 });

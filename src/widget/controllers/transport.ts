@@ -119,7 +119,7 @@ export class Transport {
         const body = await this.raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
         const data = body.data;
         if (!data || typeof data.token !== 'string' || typeof data.userId !== 'string') {
-          throw new RequestFailure('identity', 200, 'The chat service sent no visitor identity.');
+          throw new RequestFailure('identity', 200, 'No visitor identity sent.');
         }
         const changed = data.userId !== this.identity?.userId;
         // The first-paint record must never outlive its visitor: unnamed before the identity
@@ -249,7 +249,7 @@ export class Transport {
     if (response.status === 204) return undefined as T;
     const detail = describe(parsed);
     const status = response.status;
-    if (response.ok) throw new RequestFailure('server', status, 'The chat service sent an unreadable answer.');
+    if (response.ok) throw new RequestFailure('server', status, 'The answer is not JSON.');
     if (status === 429)
       throw new RequestFailure('rate-limited', status, detail, Math.max(1, retryAfterSeconds(status, response.headers, Date.now()) ?? 1));
     if (status === 401) throw new RequestFailure('identity', status, detail);

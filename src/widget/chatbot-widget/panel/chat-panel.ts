@@ -26,7 +26,7 @@ import { HistorySearch } from './history-search.js';
 import { renderMessage, type MessageViewContext } from './message-view.js';
 import type { PanelHost } from './panel-host.js';
 import { panelStyles } from './panel.styles.js';
-import { QuotaClock, quotaExhausted } from './quota.js';
+import { dayWindow, QuotaClock, quotaExhausted } from './quota.js';
 import { TimeFormat } from './time-format.js';
 import { downloadIcon, downloadTranscript } from './transcript-download.js';
 import type { SearchHit } from '../../search/search-index.js';
@@ -35,10 +35,7 @@ import { MessageWindow } from './windowing.js';
 export { panelStyles };
 export type { PanelHost };
 
-/**
- * The `quota-notice` shows when this many sends or fewer are left in a window that ends more than
- * a minute from now (a day's budget; a minute's comes back before a notice would help).
- */
+/** The `quota-notice` shows when this many sends or fewer are left of the day's budget. */
 const QUOTA_NOTICE_AT = 3;
 
 export class ChatPanel {
@@ -307,7 +304,7 @@ export class ChatPanel {
   private readonly onDownload = () => void this.downloadTranscript().catch(() => undefined);
 
   private readonly dismissError = () => {
-    this.composer.attachmentError = '';
+    this.copy.failure = this.composer.attachmentError = '';
     this.chat.dismissError();
   };
 
@@ -339,7 +336,7 @@ export class ChatPanel {
     const empty = messages.length === 0 && chat.ready && !c.viewing;
     const exhausted = quotaExhausted(chat.quota);
     this.quotaClock.watch(chat.quota);
-    const error = this.composer.attachmentError || chat.error?.message;
+    const error = this.copy.failure || this.composer.attachmentError || chat.error?.message;
     return html`<div part="header">
         <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
           aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
@@ -393,7 +390,7 @@ export class ChatPanel {
           </div>
           ${empty ? renderSuggestions(host.suggestions, t, exhausted, (text) => void this.send(text)) : nothing}
           ${
-            chat.quota && (exhausted || (chat.quota.remaining <= QUOTA_NOTICE_AT && chat.quota.resetAt - Date.now() > 60_000))
+            dayWindow(chat.quota) && chat.quota.remaining <= QUOTA_NOTICE_AT
               ? html`<p part="quota-notice" id="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
               : nothing
           }

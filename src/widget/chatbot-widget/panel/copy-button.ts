@@ -1,7 +1,8 @@
 /**
  * Copying a bot message (its Markdown source) or one of its code blocks: the buttons, and what
  * a press does — the clipboard, the `chatbot-copy` event, a polite announcement, and a check
- * mark on the button for a moment so sighted visitors see it worked too.
+ * mark on the button for a moment so sighted visitors see it worked too. A copy that fails is
+ * said where every visitor sees and hears it: the panel's error line.
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { WidgetStrings } from '../../strings.js';
@@ -20,6 +21,8 @@ export interface CopyHost extends ReactiveControllerHost {
 }
 
 export class CopyButtons {
+  /** `copyFailed` after a copy that failed, for the panel's error line; `''` once dismissed or a copy works. */
+  failure = '';
   /** The button that copied last, while it shows its check mark (`message id` or `message id|n`). */
   private done: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,10 +37,8 @@ export class CopyButtons {
   /** Copies, then tells: the event and "Copied" on success, `copyFailed` when nothing could copy. */
   async copy(text: string, messageId: string, button: string, t: WidgetStrings) {
     const copied = await copyText(text, this.host.renderRoot as ShadowRoot);
-    if (!copied) {
-      this.announcer.say(t.copyFailed);
-      return;
-    }
+    this.failure = copied ? '' : t.copyFailed;
+    if (!copied) return this.host.requestUpdate();
     clearTimeout(this.timer);
     this.done = button;
     this.timer = setTimeout(() => {

@@ -1,6 +1,7 @@
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../../events.js';
 import type { RequestFailure } from '../../controllers/transport.js';
 import { format, type WidgetStrings } from '../../strings.js';
+import { MINUTE_MS } from './quota.js';
 
 /**
  * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). A
@@ -23,7 +24,7 @@ export function describeFailure(
   };
   const message =
     failure.kind === 'rate-limited'
-      ? wait > 60
+      ? wait * 1000 > MINUTE_MS
         ? spent(Date.now() + wait * 1000)
         : format(t.errorRateLimited, { seconds: wait })
       : (fixed[failure.kind] ??
