@@ -110,6 +110,11 @@ async function drive(origin: string, text: string): Promise<void> {
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // A file the page asks for and the site does not have (a favicon, a chunk not copied) is a 404
+  // on the visitor's console.
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+  });
   try {
     await page.goto(origin);
     const part = (name: string) => page.locator(`chatbot-widget [part~="${name}"]`);
