@@ -27,6 +27,10 @@ See [Deploying](deploying.md) for the handler.
 ## Styling
 
 Set --chatbot-* custom properties for colours and fonts.
+
+| property | meaning | default |
+|---|---|---|
+| \`--chatbot-accent\` | buttons and links | blue |
 `;
 
 const FAQ = `# Frequently asked questions
@@ -143,4 +147,12 @@ test('the default source answers from the project docs (README.md and docs/*.md)
   assert.ok(reply.length <= 1500, `reply is ${reply.length} characters`);
   assert.match(await source.reply(request('Is my API secret safe?')), /secret/i);
   assert.match(await source.reply(request('blorptastic frobnication')), /^I couldn't find that in the docs/);
+});
+
+test('a table in the matching section is answered as a list (the widget shows no tables)', async (t) => {
+  const source = createKnowledgeBaseReplySource({ docs: fixtureDocs(t) });
+  const reply = await source.reply(request('styling custom properties colours fonts'));
+  assert.match(reply, /^\*\*Styling\*\*/);
+  assert.ok(reply.includes('- `--chatbot-accent` — buttons and links; default: blue'), reply);
+  assert.ok(!reply.includes('|'), reply);
 });

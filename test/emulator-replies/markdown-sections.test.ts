@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { excerpt, splitBlocks, splitSections, unlinkRelative } from '../../src/emulator/replies/markdown-sections.js';
+import { excerpt, splitBlocks, splitSections, tablesAsLists, unlinkRelative } from '../../src/emulator/replies/markdown-sections.js';
 
 test('splits by headings, with the enclosing titles as context, ignoring "#" inside code fences', () => {
   const markdown = [
@@ -53,5 +53,39 @@ test('links to other docs files become text; absolute links and anchors stay', (
   assert.equal(
     unlinkRelative('See [Deploying](deploying.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),
     'See Deploying, [site](https://example.com), [top](#top), ![logo](logo.png).',
+  );
+});
+
+test('tables become lists (a chat bubble shows no tables), except inside code blocks', () => {
+  const markdown = [
+    'Attributes:',
+    '',
+    '| attribute | meaning | default |',
+    '|---|:---:|---|',
+    '| `endpoint` | the handler (required) | |',
+    '| `theme` | `light` \\| `dark` | `light` |',
+    '',
+    '```md',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '```',
+    '| not | a table without its delimiter row |',
+  ].join('\n');
+  assert.equal(
+    tablesAsLists(markdown),
+    [
+      'Attributes:',
+      '',
+      '- `endpoint` — the handler (required)',
+      '- `theme` — `light` | `dark`; default: `light`',
+      '',
+      '```md',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '```',
+      '| not | a table without its delimiter row |',
+    ].join('\n'),
   );
 });

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, isAbsolute, relative, sep } from 'node:path';
 import MiniSearch from 'minisearch';
-import { excerpt, splitSections, unlinkRelative, type DocSection } from './markdown-sections.js';
+import { excerpt, splitSections, tablesAsLists, unlinkRelative, type DocSection } from './markdown-sections.js';
 import { defaultDocPaths, findProjectRoot } from './project-docs.js';
 import type { ReplyRequest, ReplySource } from './types.js';
 
@@ -175,7 +175,7 @@ export function createKnowledgeBaseReplySource(options: KnowledgeBaseOptions = {
         `Try a question such as "How do I embed the widget?" or "Is my API secret safe?"`
       );
     }
-    const { text, truncated } = excerpt(unlinkRelative(section.body), maxExcerptChars);
+    const { text, truncated } = excerpt(tablesAsLists(unlinkRelative(section.body)), maxExcerptChars);
     const more = truncated ? `\n\n_…more in ${section.source}._` : `\n\n_From ${section.source}._`;
     return `**${section.title}**\n\n${text}${more}`;
   };

@@ -85,6 +85,52 @@ export function unlinkRelative(markdown: string): string {
   );
 }
 
+const TABLE_ROW = /^\s{0,3}\|.*\|\s*$/;
+const TABLE_DELIMITER = /^\s{0,3}\|(?:\s*:?-+:?\s*\|)+\s*$/;
+
+/** The cells of a table row: split at `|` not escaped, `\|` read as `|`, trimmed. */
+function tableCells(row: string): string[] {
+  return row
+    .trim()
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.replace(/\\\|/g, '|').trim());
+}
+
+/**
+ * Tables become lists: a chat bubble shows a table's rows as lines of pipes (the widget renders
+ * no tables, as most chat widgets), and a list reads well in a narrow panel. Each row is an item:
+ * its first cell, then ` — ` and the second, then `; header: cell` for the others that are not
+ * empty. Tables inside fenced code blocks are left alone.
+ */
+export function tablesAsLists(markdown: string): string {
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fenceMatch = FENCE.exec(line);
+    if (fenceMatch) {
+      const marker = fenceMatch[1]!;
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+    }
+    if (fence !== undefined || !TABLE_ROW.test(line) || !TABLE_DELIMITER.test(lines[i + 1] ?? '')) {
+      out.push(line);
+      continue;
+    }
+    const headers = tableCells(line);
+    for (i += 2; i < lines.length && TABLE_ROW.test(lines[i]!); i++) {
+      const [first = '', second = '', ...rest] = tableCells(lines[i]!);
+      const others = rest.flatMap((cell, n) => (cell ? [`${headers[n + 2] ? `${headers[n + 2]}: ` : ''}${cell}`] : []));
+      const lead = [first, second].filter(Boolean).join(' — ');
+      out.push(`- ${[lead, ...others].filter(Boolean).join('; ')}`);
+    }
+    i--;
+  }
+  return out.join('\n');
+}
+
 /**
  * Blocks of Markdown separated by blank lines, where a fenced code block (blank lines included)
  * is one block, so an excerpt never cuts through code.
