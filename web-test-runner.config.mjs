@@ -58,6 +58,34 @@ function chatbotApiCommandPlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('hold-panel-code')` from a test holds back the panel's code (its module,
+ * as the widget imports it on first use) until `executeServerCommand('release-panel-code')`: the
+ * panel a visitor sees before that code has arrived. Only a page that has not imported it yet
+ * asks for it, so such a test has a file of its own.
+ */
+function holdPanelCodePlugin() {
+  const releases = new Map();
+  return {
+    name: 'hold-panel-code',
+    async executeCommand({ command, session }) {
+      if (command !== 'hold-panel-code' && command !== 'release-panel-code') return undefined;
+      if (session.browser.type !== 'playwright') throw new Error(`${command} needs Playwright`);
+      if (command === 'release-panel-code') {
+        releases.get(session.id)?.();
+        releases.delete(session.id);
+        return true;
+      }
+      const held = new Promise((resolve) => releases.set(session.id, resolve));
+      await session.browser.getPage(session.id).route(/\/panel\/chat-panel\.ts(\?|$)/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      return true;
+    },
+  };
+}
+
 /** The widget's Lit templates minified as the standalone build ships them (vite.config.ts). */
 function minifyTemplatesPlugin() {
   return {
@@ -85,6 +113,7 @@ export default {
   plugins: [
     backendPlugin(),
     chatbotApiCommandPlugin(),
+    holdPanelCodePlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);

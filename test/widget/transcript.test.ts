@@ -3,6 +3,7 @@
 import { marked } from 'marked';
 import { assert, browserOnline, equal, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
+import { recordDownloads } from './support/downloads.js';
 import { closeFences, escapeMarkdown, transcriptFileName, transcriptMarkdown } from '../../src/widget/transcript.js';
 import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import type { Message } from '../../src/shared/types.js';
@@ -90,32 +91,6 @@ describe('transcript: Markdown', () => {
     equal(transcriptFileName(messages), `chat-2025-03-04.md`);
   });
 });
-
-/** Records the files the page downloads (Blob URL + `<a download>`), without saving them. */
-function recordDownloads() {
-  const blobs = new Map<string, Blob>();
-  const files: { name: string; text: Promise<string> }[] = [];
-  const create = URL.createObjectURL;
-  URL.createObjectURL = (blob: Blob) => {
-    const url = create(blob);
-    blobs.set(url, blob);
-    return url;
-  };
-  const onClick = (event: MouseEvent) => {
-    const link = event.composedPath()[0];
-    if (!(link instanceof HTMLAnchorElement) || !link.download) return;
-    event.preventDefault();
-    files.push({ name: link.download, text: blobs.get(link.href)!.text() });
-  };
-  document.addEventListener('click', onClick, true);
-  return {
-    files,
-    stop() {
-      URL.createObjectURL = create;
-      document.removeEventListener('click', onClick, true);
-    },
-  };
-}
 
 const today = () => {
   const d = new Date();
