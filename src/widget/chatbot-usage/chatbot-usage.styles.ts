@@ -7,7 +7,7 @@ import { css } from 'lit';
 export const hostStyles = css`
   :host {
     display: block;
-    min-inline-size: 0;
+    min-width: 0;
   }
   :host([hidden]),
   [hidden] {

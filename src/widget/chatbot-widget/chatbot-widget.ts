@@ -359,12 +359,15 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     this.panel?.updated(changed);
   }
 
-  /** The panel's place while its code loads: a status line, or what went wrong and a way to try again. */
+  /**
+   * The panel's place while its code loads: a status line, or what went wrong and a way to try
+   * again. It is the `heading` meanwhile: the dialog's name until the panel draws its title.
+   */
   private renderPanelPending(t: WidgetStrings) {
     return this.panelFailed
-      ? html`<p role="alert" class="loading">${t.errorUnreachable}
+      ? html`<p id="heading" role="alert" class="loading">${t.errorUnreachable}
           <button type="button" @click=${() => void this.loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
-      : html`<p role="status" class="loading">${t.loadingChat}</p>`;
+      : html`<p id="heading" role="status" class="loading">${t.loadingChat}</p>`;
   }
 
   protected override render() {

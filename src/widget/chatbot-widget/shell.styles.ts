@@ -49,8 +49,8 @@ export const shellStyles = [
   .icon-button {
     display: inline-grid;
     place-items: center;
-    inline-size: 36px;
-    block-size: 36px;
+    width: 36px;
+    height: 36px;
     border: 0;
     border-radius: 999px;
     background: transparent;
@@ -61,8 +61,8 @@ export const shellStyles = [
     background: var(--_surface);
   }
   svg {
-    inline-size: 22px;
-    block-size: 22px;
+    width: 22px;
+    height: 22px;
     fill: none;
     stroke: currentColor;
     stroke-width: 2;
@@ -77,8 +77,8 @@ export const shellStyles = [
     z-index: var(--_z);
     display: grid;
     place-items: center;
-    inline-size: var(--_launcher-size);
-    block-size: var(--_launcher-size);
+    width: var(--_launcher-size);
+    height: var(--_launcher-size);
     border: 0;
     border-radius: 999px;
     background: var(--_accent);
@@ -94,8 +94,8 @@ export const shellStyles = [
     position: absolute;
     inset-block-start: -4px;
     inset-inline-end: -4px;
-    min-inline-size: 22px;
-    block-size: 22px;
+    min-width: 22px;
+    height: 22px;
     padding: 0 6px;
     border-radius: 999px;
     border: 2px solid var(--_bg);
@@ -107,8 +107,8 @@ export const shellStyles = [
     text-align: center;
   }
   [part='launcher'] svg {
-    inline-size: 26px;
-    block-size: 26px;
+    width: 26px;
+    height: 26px;
   }
   :host([side='start']) [part='launcher'],
   :host([side='start']) .floating[part='panel'] {
@@ -139,8 +139,8 @@ export const shellStyles = [
     z-index: var(--_z);
     inset-block-end: calc(var(--_offset) * 2 + var(--_launcher-size) - 8px);
     inset-inline-end: var(--_offset);
-    inline-size: min(var(--_width), calc(100vw - 2 * var(--_offset)));
-    block-size: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
+    width: min(var(--_width), calc(100vw - 2 * var(--_offset)));
+    height: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
@@ -157,7 +157,7 @@ export const shellStyles = [
     pointer-events: none;
   }
   .inline[part='panel'] {
-    block-size: 100%;
+    height: 100%;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
@@ -170,8 +170,8 @@ export const shellStyles = [
   @media (max-width: 480px) {
     .floating[part='panel'] {
       inset: 0;
-      inline-size: 100%;
-      block-size: 100%;
+      width: 100%;
+      height: 100%;
       border: 0;
       border-radius: 0;
     }

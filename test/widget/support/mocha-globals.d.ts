@@ -6,7 +6,3 @@ declare function before(body: () => void | Promise<unknown>): void;
 declare function after(body: () => void | Promise<unknown>): void;
 declare function beforeEach(body: () => void | Promise<unknown>): void;
 declare function afterEach(body: () => void | Promise<unknown>): void;
-declare namespace it {
-  /** Kept but not run: a test of what the widget should do and does not yet (the reason beside it). */
-  function skip(title: string, body: () => void | Promise<unknown>): void;
-}

@@ -89,6 +89,9 @@ export class ChatPanel {
       alwaysFocusable: () => this.composer.input,
       onEscape: () => {
         if (this.historyOpen) {
+          // Back to the button that opened the pane (the disclosure pattern): focus on a row of
+          // the pane would fall to the page's body once the pane hides, out of the widget.
+          this.part('history-button')?.focus();
           this.historyOpen = false;
           host.requestUpdate();
         } else {

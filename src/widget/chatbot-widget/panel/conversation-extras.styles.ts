@@ -35,14 +35,14 @@ export const conversationExtrasStyles = css`
   }
   .meta .icon-button,
   [part='code-copy-button'] {
-    inline-size: 28px;
-    block-size: 28px;
+    width: 28px;
+    height: 28px;
     color: var(--_muted);
   }
   .meta .icon-button svg,
   [part='code-copy-button'] svg {
-    inline-size: 16px;
-    block-size: 16px;
+    width: 16px;
+    height: 16px;
   }
   .meta .icon-button[aria-pressed='true'] {
     color: var(--_accent);
@@ -57,7 +57,7 @@ export const conversationExtrasStyles = css`
   }
   .code-block pre {
     flex: 1 1 auto;
-    min-inline-size: 0;
+    min-width: 0;
   }
   [part='code-copy-button'] {
     flex: none;
@@ -66,8 +66,8 @@ export const conversationExtrasStyles = css`
     position: fixed;
     inset-block-start: 0;
     inset-inline-start: 0;
-    inline-size: 1px;
-    block-size: 1px;
+    width: 1px;
+    height: 1px;
     opacity: 0;
     pointer-events: none;
   }

@@ -99,7 +99,7 @@ export const panelStyles = css`
   .body {
     position: relative;
     flex: 1;
-    min-block-size: 0;
+    min-height: 0;
     display: flex;
   }
   [part='history'] {
@@ -120,7 +120,7 @@ export const panelStyles = css`
     padding: 0;
   }
   [part='search-input'] {
-    inline-size: 100%;
+    width: 100%;
     margin-block-end: 8px;
     padding: 8px 10px;
     border: 1px solid var(--_border);
@@ -133,7 +133,7 @@ export const panelStyles = css`
   [part='session'],
   [part='search-result'] {
     display: block;
-    inline-size: 100%;
+    width: 100%;
     text-align: start;
     padding: 8px 10px;
     margin-block-end: 4px;
@@ -165,7 +165,7 @@ export const panelStyles = css`
   }
   /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
   .sessions-end {
-    block-size: 1px;
+    height: 1px;
   }
   .meta,
   [part='session'] .date,
@@ -180,7 +180,7 @@ export const panelStyles = css`
   }
   .chat {
     flex: 1;
-    min-inline-size: 0;
+    min-width: 0;
     display: flex;
     flex-direction: column;
   }
@@ -220,14 +220,14 @@ export const panelStyles = css`
     align-self: center;
   }
   /* A message never gets wider than the list: the flex items may shrink below their content
-     (min-inline-size: 0), long words, URLs and inline code wrap anywhere, and a code block
+     (min-width: 0), long words, URLs and inline code wrap anywhere, and a code block
      scrolls inside its bubble instead of widening it. */
   [part~='message'],
   .greeting {
     display: flex;
     flex-direction: column;
-    min-inline-size: 0;
-    max-inline-size: 85%;
+    min-width: 0;
+    max-width: 85%;
     align-items: flex-start;
   }
   [part~='message-user'] {
@@ -235,8 +235,8 @@ export const panelStyles = css`
     align-items: flex-end;
   }
   .bubble {
-    min-inline-size: 0;
-    max-inline-size: 100%;
+    min-width: 0;
+    max-width: 100%;
     padding: 8px 12px;
     border-radius: var(--_radius);
     background: var(--_bot-bg);
@@ -295,7 +295,7 @@ export const panelStyles = css`
   }
   ${scrollShadows}
   .bubble pre {
-    max-inline-size: 100%;
+    max-width: 100%;
     overflow-x: auto;
     border-radius: 8px;
     padding: 8px;
@@ -344,8 +344,8 @@ export const panelStyles = css`
     background: var(--_bot-bg);
   }
   [part='typing'] span[aria-hidden] {
-    inline-size: 7px;
-    block-size: 7px;
+    width: 7px;
+    height: 7px;
     border-radius: 50%;
     background: var(--_muted);
     animation: blink 1.2s infinite ease-in-out both;
@@ -402,9 +402,9 @@ export const panelStyles = css`
   [part='input'],
   .attachment input {
     flex: 1;
-    min-inline-size: 0;
+    min-width: 0;
     resize: none;
-    max-block-size: 8em;
+    max-height: 8em;
     field-sizing: content;
     padding: 8px 10px;
     border: 1px solid var(--_border);
