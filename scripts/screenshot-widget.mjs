@@ -42,6 +42,15 @@ async function open(path, contextOptions = {}) {
 
 async function shoot(page, file) {
   await page.mouse.move(0, 0);
+  // The panel fades in when it opens: the picture is of the end of that.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .querySelector('chatbot-widget')
+        .shadowRoot.getAnimations()
+        .map((a) => a.finished),
+    ),
+  );
   await page.evaluate(() => document.querySelector('chatbot-widget').shadowRoot.activeElement?.blur());
   await page.screenshot({ path: `docs/images/${file}` });
   console.log(`wrote docs/images/${file}`);
@@ -50,7 +59,7 @@ async function shoot(page, file) {
 // Floating, on the guide page, then the history pane searching both conversations.
 const guide = await open('/');
 await part(guide, 'launcher').click();
-await ask(guide, 'How do I put the widget on my site?');
+await ask(guide, 'How do I embed the widget?');
 await shoot(guide, 'widget.png');
 await part(guide, 'history-button').click();
 await part(guide, 'search-input').fill('widget');
@@ -62,11 +71,20 @@ const inline = await open('/inline.html');
 await ask(inline, 'Where does the API secret live?');
 await shoot(inline, 'widget-inline-dark.png');
 
-// Right to left: the same guide page with the widget in Arabic.
+// Right to left: the same guide page with the widget in Arabic, as a site in Arabic would set it
+// up (its own title, greeting and suggestions; the emulator's replies are in English, so the
+// conversation is shown before its first message).
 const rtl = await open('/');
-await rtl.evaluate(() => document.querySelector('chatbot-widget').setAttribute('lang', 'ar'));
+await rtl.evaluate(() => {
+  const widget = document.querySelector('chatbot-widget');
+  widget.setAttribute('lang', 'ar');
+  widget.setAttribute('heading', 'اسألنا');
+  widget.setAttribute('greeting', 'مرحبًا! كيف يمكنني مساعدتك اليوم؟');
+  widget.setAttribute('suggestions', JSON.stringify(['كيف أضع الأداة على موقعي؟', 'أين يُحفظ المفتاح السري؟', 'هل تعمل دون اتصال؟']));
+  widget.removeAttribute('placeholder');
+});
 await part(rtl, 'launcher').click();
-await ask(rtl, 'كيف أضع الأداة على موقعي؟ (How do I embed it?)');
+await part(rtl, 'suggestion').first().waitFor();
 await shoot(rtl, 'widget-rtl.png');
 
 // A phone: the panel takes the whole screen.
