@@ -179,6 +179,19 @@ export async function withRateHeaders(options: ResolvedOptions, sender: Sender, 
 }
 
 /**
+ * For an answer that spends nothing and waits for upstream (a listing): starts reading `sender`'s
+ * budget now, so the store's reads overlap the upstream call rather than follow it, and answers
+ * the function that puts the headers on that answer. A store that cannot say leaves them out.
+ */
+export function rateHeadersReadNow(options: ResolvedOptions, sender: Sender): (response: Response) => Promise<Response> {
+  const reading = readBudget(options, sender).catch(() => undefined);
+  return async (response) => {
+    const budget = await reading;
+    return budget ? withRateHeaders(options, sender, response, budget) : response;
+  };
+}
+
+/**
  * Keeps upstream's `X-RateLimit-*` figures of a send answer in the store. Best effort: a store
  * that fails here must not fail a send upstream already accepted.
  */

@@ -14,7 +14,7 @@ import type { RouteContext } from './route-context.js';
 import { QueryReader } from './route-table.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import { revoke } from './revocation.js';
-import { senderOf, withRateHeaders } from './send-budget.js';
+import { rateHeadersReadNow, senderOf } from './send-budget.js';
 import { bearerToken, issueVisitorToken, newVisitorId } from './visitor-token.js';
 
 export function requireJson(request: Request): void {
@@ -131,19 +131,21 @@ function ownListing(ctx: RouteContext, answer: UpstreamAnswer, label: string, us
 export async function sessions(ctx: RouteContext): Promise<Response> {
   const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
+  const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
   const answer = await callUpstream(ctx.options, {
     method: 'GET',
     path: '/sessions',
     label: 'GET /sessions',
     query: { userId: identity.userId, page: query.integer('page', 1, 1_000_000), pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE) },
   });
-  return withRateHeaders(ctx.options, senderOf(ctx, identity), ownListing(ctx, answer, 'GET /sessions', identity.userId));
+  return withRate(ownListing(ctx, answer, 'GET /sessions', identity.userId));
 }
 
 /** `GET {base}/messages?sessionId&page&pageSize`: the caller's messages, optionally of one session. */
 export async function messages(ctx: RouteContext): Promise<Response> {
   const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
+  const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
   const answer = await callUpstream(ctx.options, {
     method: 'GET',
     path: '/messages',
@@ -155,7 +157,7 @@ export async function messages(ctx: RouteContext): Promise<Response> {
       pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
     },
   });
-  return withRateHeaders(ctx.options, senderOf(ctx, identity), ownListing(ctx, answer, 'GET /messages', identity.userId));
+  return withRate(ownListing(ctx, answer, 'GET /messages', identity.userId));
 }
 
 /** `GET {base}/messages/{messageId}`: one message, 404 unless it is the caller's. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { TEXT } from '../../src/server/responses.js';
 import { jsonHeaders, newVisitor, rawRequest, type RawResponse } from './helpers/handler-server.js';
 import { startFaultyStack, type FaultyStack } from './helpers/faulty-stack.js';
-import type { SigningHandlerOptions } from '../../src/server/index.js';
+import { MemoryStore, type SigningHandlerOptions } from '../../src/server/index.js';
 
 const ADDRESS_HEADER = 'X-Test-Address';
 const fromAddress = (request: Request) => request.headers.get(ADDRESS_HEADER);
@@ -166,6 +166,40 @@ describe('send budgets and rate headers', () => {
     const someoneElse = await rawRequest(s.handler.port, { path: '/chatbot/messages', headers: { [ADDRESS_HEADER]: '198.51.100.62' } });
     assert.equal(someoneElse.status, 401);
     assert.equal(someoneElse.headers['x-ratelimit-remaining'], undefined, 'no identity, no figures');
+  });
+
+  it("a listing reads the visitor's budget while upstream answers, not after it (the store adds no wait)", async () => {
+    // Upstream answers a listing only once the handler has begun reading the budget's day window:
+    // a handler that read it only after upstream's answer would keep every listing waiting here.
+    const budgetReads: string[] = [];
+    class WatchedStore extends MemoryStore {
+      override get(key: string) {
+        if (key.includes(':send-day:')) budgetReads.push(key);
+        return super.get(key);
+      }
+    }
+    const answeredAfterReads: boolean[] = [];
+    const upstreamFetch: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (/\/(messages|sessions)\?/.test(url)) {
+        const begun = () => budgetReads.length > 0;
+        for (const started = Date.now(); !begun() && Date.now() - started < 2_000;) await new Promise((resolve) => setTimeout(resolve, 5));
+        answeredAfterReads.push(begun());
+        budgetReads.length = 0;
+      }
+      return fetch(input, init);
+    };
+    const s = await start(100, { store: new WatchedStore(), fetch: upstreamFetch });
+    const [token] = await identities(s, 1, '198.51.100.63');
+    for (const path of ['messages', 'sessions']) {
+      const listed = await rawRequest(s.handler.port, {
+        path: `/chatbot/${path}`,
+        headers: { ...jsonHeaders(token), [ADDRESS_HEADER]: '198.51.100.63' },
+      });
+      assert.equal(listed.status, 200, path);
+      assert.ok(listed.headers['x-ratelimit-remaining'], `${path}: the figures`);
+    }
+    assert.deepEqual(answeredAfterReads, [true, true], 'each listing began reading the budget before upstream answered');
   });
 
   it('repeats answered from their record do not count against limits', async () => {
