@@ -131,13 +131,13 @@ function ownListing(ctx: RouteContext, answer: UpstreamAnswer, label: string, us
 export async function sessions(ctx: RouteContext): Promise<Response> {
   const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
+  const upstreamQuery = {
+    userId: identity.userId,
+    page: query.integer('page', 1, 1_000_000),
+    pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
+  };
   const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
-  const answer = await callUpstream(ctx.options, {
-    method: 'GET',
-    path: '/sessions',
-    label: 'GET /sessions',
-    query: { userId: identity.userId, page: query.integer('page', 1, 1_000_000), pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE) },
-  });
+  const answer = await callUpstream(ctx.options, { method: 'GET', path: '/sessions', label: 'GET /sessions', query: upstreamQuery });
   return withRate(ownListing(ctx, answer, 'GET /sessions', identity.userId));
 }
 
@@ -145,18 +145,14 @@ export async function sessions(ctx: RouteContext): Promise<Response> {
 export async function messages(ctx: RouteContext): Promise<Response> {
   const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
+  const upstreamQuery = {
+    sessionId: query.text('sessionId'),
+    userId: identity.userId,
+    page: query.integer('page', 1, 1_000_000),
+    pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
+  };
   const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
-  const answer = await callUpstream(ctx.options, {
-    method: 'GET',
-    path: '/messages',
-    label: 'GET /messages',
-    query: {
-      sessionId: query.text('sessionId'),
-      userId: identity.userId,
-      page: query.integer('page', 1, 1_000_000),
-      pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
-    },
-  });
+  const answer = await callUpstream(ctx.options, { method: 'GET', path: '/messages', label: 'GET /messages', query: upstreamQuery });
   return withRate(ownListing(ctx, answer, 'GET /messages', identity.userId));
 }
 

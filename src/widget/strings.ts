@@ -108,9 +108,7 @@ export interface WidgetStrings extends PluralVariants {
 
 /** Fills `{name}` placeholders; unknown names stay as they are. */
 export function format(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
 /** `Intl` objects by locale: building one costs far more than using it. */
@@ -165,7 +163,7 @@ const PLURAL_KEYS = COUNTED_KEYS.flatMap((key) => PLURAL_CATEGORIES.map((categor
 export function withOverrides(texts: WidgetStrings, overrides: unknown): WidgetStrings {
   const merged: Record<string, string | undefined> = { ...texts };
   if (!overrides || typeof overrides !== 'object') return texts;
-  const known = (key: string) => Object.prototype.hasOwnProperty.call(texts, key) || PLURAL_KEYS.includes(key);
+  const known = (key: string) => Object.hasOwn(texts, key) || PLURAL_KEYS.includes(key);
   const given = Object.entries(overrides).filter((entry): entry is [string, string] => known(entry[0]) && typeof entry[1] === 'string');
   const names = new Set(given.map(([name]) => name));
   for (const key of COUNTED_KEYS) {

@@ -1,6 +1,7 @@
 // A visitor on the keyboard alone, with real key presses: the transcript's download button in
 // the header, and the history pane (opened, a session chosen, closed with Escape before the
 // panel). The search box's keyboard path is in search.test.ts.
+import { sendKeys } from '@web/test-runner-commands';
 import { assert, equal, part, parts, unmountAll, waitFor } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
 import { recordDownloads } from './support/downloads.js';
@@ -79,10 +80,31 @@ describe('<chatbot-widget> from the keyboard alone', () => {
     await el.updateComplete;
     assert(history.hidden, 'the first Escape closes the pane');
     assert(el.open, 'the panel stays open');
-    assert(part(el, 'panel')!.contains(focused(el)), `focus stays in the panel, not on ${document.activeElement?.localName}`);
+    equal(focused(el), part(el, 'history-button'), `focus back on the history button, not on ${document.activeElement?.localName}`);
     await press('Escape');
     await el.updateComplete;
     equal(el.open, false, 'the second Escape closes the panel');
     equal(focused(el), part(el, 'launcher'), 'focus back on the launcher');
+  });
+
+  it('Escape in the search box clears it, then closes the pane with focus on the history button', async () => {
+    const { el } = await visitorWithCachedSessions('the current question', [['a question from yesterday']]);
+    const history = part(el, 'history')!;
+    part(el, 'input')!.focus();
+    await tabTo(el, 'history-button');
+    await press('Enter');
+    await waitFor(() => !history.hidden, 'the pane opened by Enter');
+    const search = (await tabTo(el, 'search-input')) as HTMLInputElement;
+    await sendKeys({ type: 'yesterday' });
+    await waitFor(() => part(el, 'search-result'), 'a result');
+    await press('Escape');
+    await el.updateComplete;
+    equal(search.value, '', 'the first Escape clears the search');
+    assert(!history.hidden, 'the pane stays');
+    await press('Escape');
+    await el.updateComplete;
+    assert(history.hidden, 'the second Escape closes the pane');
+    equal(focused(el), part(el, 'history-button'), 'focus back on the history button');
+    assert(el.open, 'the panel stays open');
   });
 });

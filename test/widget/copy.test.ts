@@ -5,7 +5,7 @@
 // on the copied and the failed states.
 import type { ChatbotCopyDetail } from '../../src/widget/index.js';
 import { axeViolations } from './support/axe.js';
-import { assert, equal, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
+import { assert, equal, mount, network, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { announcement, press, tabTo } from './support/keyboard.js';
 
 /** Replaces the Clipboard API for one test: `writeText` records (or refuses with `refuse`). */
@@ -132,5 +132,24 @@ describe('<chatbot-widget> copy', () => {
     await waitFor(() => announcement(el) === 'Copied', 'the copy that worked');
     await el.updateComplete;
     equal(part(el, 'error'), null, 'a copy that worked clears the failure');
+  });
+
+  it('gives the error line to a newer failure: a send that fails after a copy that failed', async () => {
+    noClipboard();
+    (document as { execCommand?: unknown }).execCommand = () => false;
+    const { el, namespace } = await mount({ open: '', mode: 'inline' });
+    await el.send('hello');
+    await waitForReplies(el, 1);
+    part(el, 'copy-button')!.click();
+    await waitFor(() => part(el, 'error')?.textContent?.includes("Couldn't copy"), 'the copy failure');
+    await network(namespace, 'down');
+    try {
+      await el.send('lost on the way');
+      await waitFor(() => part(el, 'message-failed'), 'the failed send');
+      const line = await waitFor(() => part(el, 'error'), 'the error line');
+      assert(!line.textContent!.includes("Couldn't copy"), `the send's failure is said, not the copy's: ${line.textContent}`);
+    } finally {
+      await network(namespace, 'up');
+    }
   });
 });

@@ -99,8 +99,9 @@ describe('<chatbot-widget> layout', () => {
     await waitFor(() => blocks()[1]!.getAttribute('tabindex') === '0', 'the tab stop back once it scrolls again');
   });
 
-  it("keeps the page's inherited text styles out: a centred, spaced, upper-case, italic page still gets plain replies", async () => {
+  it("keeps the page's inherited text styles out: a centred, spaced, upper-case, italic, vertical page still gets plain replies", async () => {
     const page = {
+      'writing-mode': 'vertical-rl',
       'text-align': 'center',
       'text-indent': '40px',
       'text-transform': 'uppercase',
@@ -117,6 +118,7 @@ describe('<chatbot-widget> layout', () => {
     await el.send('hello');
     await waitForReplies(el, 1);
     const plain = {
+      'writing-mode': 'horizontal-tb',
       'text-align': 'start',
       'text-indent': '0px',
       'text-transform': 'none',

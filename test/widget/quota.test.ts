@@ -178,7 +178,14 @@ describe('<chatbot-widget> quota at zero', () => {
     // Nothing else would redraw the widget now (an answer arriving would): only its own timer can.
     await waitFor(network.quiet, 'the last listing answered');
     await el.updateComplete;
-    clock.passes(91_000);
+    // The day's last minute is still the day's: a redraw then (the visitor typing) holds on.
+    clock.passes(45_000);
+    await typeAndSend(el, ' still');
+    await el.updateComplete;
+    assert(input(el).placeholder.startsWith('No messages left today'), 'still held 45 s before the reset');
+    assert(sendButton(el).disabled, 'Send still disabled');
+    equal(parts(el, 'message-user').length, SENDS_A_DAY, 'Enter sent nothing');
+    clock.passes(46_000);
     await waitFor(() => input(el).placeholder === 'Ask away', 'the placeholder back');
     assert(!sendButton(el).disabled, 'Send enabled for the kept draft');
   });

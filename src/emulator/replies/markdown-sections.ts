@@ -85,23 +85,47 @@ export function unlinkRelative(markdown: string): string {
   );
 }
 
-const TABLE_ROW = /^\s{0,3}\|.*\|\s*$/;
-const TABLE_DELIMITER = /^\s{0,3}\|(?:\s*:?-+:?\s*\|)+\s*$/;
+/** A table's delimiter row: `|---|:--:|`, its outer pipes optional. */
+const TABLE_DELIMITER = /^ {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
-/** The cells of a table row: split at `|` not escaped, `\|` read as `|`, trimmed. */
+/**
+ * The cells of a table row: split at each `|` that is neither escaped nor inside a code span
+ * (GFM's rule, as a reader expects), outer pipes optional, `\|` read as `|`, trimmed.
+ */
 function tableCells(row: string): string[] {
-  return row
-    .trim()
-    .slice(1, -1)
-    .split(/(?<!\\)\|/)
-    .map((cell) => cell.replace(/\\\|/g, '|').trim());
+  const cells: string[] = [];
+  let cell = '';
+  let code = 0; // the length of the backtick run that opened the code span the cell is in
+  const text = row.trim();
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '\\' && text[i + 1] === '|') {
+      cell += '|';
+      i++;
+    } else if (char === '`') {
+      let run = 1;
+      while (text[i + run] === '`') run++;
+      code = code === 0 ? run : code === run ? 0 : code;
+      cell += text.slice(i, i + run);
+      i += run - 1;
+    } else if (char === '|' && code === 0) {
+      cells.push(cell);
+      cell = '';
+    } else {
+      cell += char;
+    }
+  }
+  cells.push(cell);
+  if (text.startsWith('|')) cells.shift();
+  if (text.endsWith('|') && !text.endsWith('\\|') && cells.length > 1) cells.pop();
+  return cells.map((c) => c.trim());
 }
 
 /**
  * Tables become lists: a chat bubble shows a table's rows as lines of pipes (the widget renders
  * no tables, as most chat widgets), and a list reads well in a narrow panel. Each row is an item:
  * its first cell, then ` — ` and the second, then `; header: cell` for the others that are not
- * empty. Tables inside fenced code blocks are left alone.
+ * empty; a row with no text is left out. Tables inside fenced code blocks are left alone.
  */
 export function tablesAsLists(markdown: string): string {
   const lines = markdown.split('\n');
@@ -115,16 +139,17 @@ export function tablesAsLists(markdown: string): string {
       if (fence === undefined) fence = marker;
       else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
     }
-    if (fence !== undefined || !TABLE_ROW.test(line) || !TABLE_DELIMITER.test(lines[i + 1] ?? '')) {
+    const next = lines[i + 1] ?? '';
+    if (fence !== undefined || !line.includes('|') || !next.includes('|') || !TABLE_DELIMITER.test(next)) {
       out.push(line);
       continue;
     }
     const headers = tableCells(line);
-    for (i += 2; i < lines.length && TABLE_ROW.test(lines[i]!); i++) {
+    for (i += 2; i < lines.length && lines[i]!.includes('|') && !FENCE.test(lines[i]!); i++) {
       const [first = '', second = '', ...rest] = tableCells(lines[i]!);
       const others = rest.flatMap((cell, n) => (cell ? [`${headers[n + 2] ? `${headers[n + 2]}: ` : ''}${cell}`] : []));
-      const lead = [first, second].filter(Boolean).join(' — ');
-      out.push(`- ${[lead, ...others].filter(Boolean).join('; ')}`);
+      const item = [[first, second].filter(Boolean).join(' — '), ...others].filter(Boolean).join('; ');
+      if (item) out.push(`- ${item}`);
     }
     i--;
   }

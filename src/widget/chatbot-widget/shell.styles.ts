@@ -11,8 +11,9 @@ import { baseRules, themeTokens } from '../theme.styles.js';
 /*
  * Text properties inherit into the shadow DOM from wherever the page puts the element: a site's
  * `text-align: center` (Vite's React template has one on #root) would centre every reply. The
- * host starts them afresh (the `font` shorthand resets style, weight, variant and stretch too);
- * direction, visibility and the cursor still come from the page.
+ * host starts them afresh (the `font` shorthand resets style, weight, variant and stretch too),
+ * and lays its text out horizontally on a page set vertically (the styles' sizes are widths and
+ * heights); direction, visibility and the cursor still come from the page.
  */
 
 /**
@@ -38,6 +39,7 @@ export const shellStyles = [
     letter-spacing: normal;
     word-spacing: normal;
     white-space: normal;
+    writing-mode: horizontal-tb;
   }
   :host([mode='inline']) {
     height: 100%;

@@ -95,13 +95,13 @@ export class ChatController implements ReactiveController {
   }
 
   hostConnected() {
-    globalThis.addEventListener?.('online', this.onOnline);
-    globalThis.addEventListener?.('pagehide', this.onLeave);
+    addEventListener('online', this.onOnline);
+    addEventListener('pagehide', this.onLeave);
   }
 
   hostDisconnected() {
-    globalThis.removeEventListener?.('online', this.onOnline);
-    globalThis.removeEventListener?.('pagehide', this.onLeave);
+    removeEventListener('online', this.onOnline);
+    removeEventListener('pagehide', this.onLeave);
     const left = this.pending;
     this.end();
     // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.

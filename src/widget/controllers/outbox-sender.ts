@@ -254,7 +254,7 @@ export class OutboxSender {
 
   /** Across tabs one sender at a time per endpoint; without Web Locks, one per tab. */
   private async withLock(connection: Connection, action: () => Promise<void>) {
-    const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+    const locks = navigator.locks as LockManager | undefined;
     if (!locks) return action();
     await locks.request(`chatbot-widget-outbox|${connection.transport.base}`, { signal: connection.signal }, action);
   }

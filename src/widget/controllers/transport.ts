@@ -32,11 +32,22 @@ export class RequestFailure extends Error {
   }
 }
 
+/**
+ * A window that ends within this of its answer is a per-minute limit, not the day's budget: its
+ * sends come back before a notice would help, and a send it refuses says how many seconds to wait.
+ */
+export const MINUTE_MS = 60_000;
+
 /** The visitor's tightest send window, from the handler's `X-RateLimit-*` headers. */
 export interface SendQuota {
   remaining: number;
   /** When the window ends (ms). */
   resetAt: number;
+  /**
+   * The window ended more than a minute after the answer that told it: the day's budget. Decided
+   * then, once: a day's last minute is still the day's.
+   */
+  daily: boolean;
 }
 
 export interface RequestOptions {
@@ -62,7 +73,7 @@ const MAX_WAITING_REVOCATIONS = 5;
  * exactly like a lost connection.
  */
 function networkFailure(): RequestFailure {
-  return new RequestFailure(globalThis.navigator?.onLine === false ? 'offline' : 'unreachable', 0, '');
+  return new RequestFailure(navigator.onLine === false ? 'offline' : 'unreachable', 0, '');
 }
 
 function describe(body: unknown): string {
@@ -91,7 +102,7 @@ export class Transport {
     /** Called with the rate headers of each answer that has them (the send route's). */
     private readonly onQuota: (quota: SendQuota) => void = () => {},
   ) {
-    this.base = new URL(endpoint, globalThis.document?.baseURI).href.replace(/\/+$/, '');
+    this.base = new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
   }
 
   private get identityKey() {
@@ -229,8 +240,9 @@ export class Transport {
       throw networkFailure();
     }
     const remaining = response.headers.get('X-RateLimit-Remaining');
-    const reset = Number(response.headers.get('X-RateLimit-Reset'));
-    if (remaining !== null && Number.isFinite(+remaining) && reset > 0) this.onQuota({ remaining: +remaining, resetAt: reset * 1000 });
+    const resetAt = Number(response.headers.get('X-RateLimit-Reset')) * 1000;
+    if (remaining !== null && Number.isFinite(+remaining) && resetAt > 0)
+      this.onQuota({ remaining: +remaining, resetAt, daily: resetAt - Date.now() > MINUTE_MS });
     let answer: string;
     try {
       answer = await response.text();

@@ -54,7 +54,7 @@ export const DEFAULT_LOCALE: LocaleCode = 'en';
 export const LOCALE_CODES = Object.keys(LOADERS) as readonly LocaleCode[];
 
 function isShipped(code: string): code is LocaleCode {
-  return Object.prototype.hasOwnProperty.call(LOADERS, code);
+  return Object.hasOwn(LOADERS, code);
 }
 
 /** Shipped codes by their lower-case form: tags compare without regard to case. */
@@ -169,7 +169,7 @@ export function chooseLocale(lang: string | null | undefined, pageLang: string |
     if (found) return { code: found.code, formatTag: found.tag };
     if (!warned.has(asked)) {
       warned.add(asked);
-      console.warn(`<chatbot-widget>: lang="${asked}" is not one of the shipped languages (${LOCALE_CODES.join(', ')}); showing English.`);
+      console.warn(`<chatbot-widget>: lang="${asked}" is not shipped (${LOCALE_CODES.join(' ')}); showing English.`);
     }
     return { code: DEFAULT_LOCALE, formatTag: DEFAULT_LOCALE };
   }

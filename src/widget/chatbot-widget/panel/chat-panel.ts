@@ -57,6 +57,7 @@ export class ChatPanel {
 
   constructor(private readonly host: PanelHost) {
     this.chat = new ChatController(host, (failure, localId) => {
+      this.copy.failed = false; // the error line says the newest thing that went wrong
       const detail = describeFailure(host.text, failure, localId, (resetAt) => this.quotaText(host.text, 0, resetAt));
       emit(host, 'chatbot-error', detail);
       return detail;
@@ -307,7 +308,8 @@ export class ChatPanel {
   private readonly onDownload = () => void this.downloadTranscript().catch(() => undefined);
 
   private readonly dismissError = () => {
-    this.copy.failure = this.composer.attachmentError = '';
+    this.copy.failed = false;
+    this.composer.attachmentError = '';
     this.chat.dismissError();
   };
 
@@ -339,7 +341,7 @@ export class ChatPanel {
     const empty = messages.length === 0 && chat.ready && !c.viewing;
     const exhausted = quotaExhausted(chat.quota);
     this.quotaClock.watch(chat.quota);
-    const error = this.copy.failure || this.composer.attachmentError || chat.error?.message;
+    const error = (this.copy.failed && t.copyFailed) || this.composer.attachmentError || chat.error?.message;
     return html`<div part="header">
         <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
           aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>

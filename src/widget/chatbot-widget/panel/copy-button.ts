@@ -21,8 +21,8 @@ export interface CopyHost extends ReactiveControllerHost {
 }
 
 export class CopyButtons {
-  /** `copyFailed` after a copy that failed, for the panel's error line; `''` once dismissed or a copy works. */
-  failure = '';
+  /** A copy failed: the panel's error line says so until dismissed, a copy works, or a newer error comes. */
+  failed = false;
   /** The button that copied last, while it shows its check mark (`message id` or `message id|n`). */
   private done: string | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,7 +37,7 @@ export class CopyButtons {
   /** Copies, then tells: the event and "Copied" on success, `copyFailed` when nothing could copy. */
   async copy(text: string, messageId: string, button: string, t: WidgetStrings) {
     const copied = await copyText(text, this.host.renderRoot as ShadowRoot);
-    this.failure = copied ? '' : t.copyFailed;
+    this.failed = !copied;
     if (!copied) return this.host.requestUpdate();
     clearTimeout(this.timer);
     this.done = button;

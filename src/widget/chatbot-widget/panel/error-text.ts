@@ -1,7 +1,6 @@
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../../events.js';
-import type { RequestFailure } from '../../controllers/transport.js';
+import { MINUTE_MS, type RequestFailure } from '../../controllers/transport.js';
 import { format, type WidgetStrings } from '../../strings.js';
-import { MINUTE_MS } from './quota.js';
 
 /**
  * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). A

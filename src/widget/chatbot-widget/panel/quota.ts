@@ -9,15 +9,9 @@ import type { SendQuota } from '../../controllers/transport.js';
 /** setTimeout's longest delay (about 24.8 days); a later reset is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/**
- * A window that ends within this is a per-minute limit, not the day's budget: its sends come back
- * before a notice would help, and a send it refuses says how many seconds to wait.
- */
-export const MINUTE_MS = 60_000;
-
-/** Whether `quota` is a window that ends more than a minute from now: the day's budget. */
+/** Whether `quota` is the day's budget (not a minute's) and has not ended yet. */
 export function dayWindow(quota: SendQuota | undefined): quota is SendQuota {
-  return !!quota && quota.resetAt - Date.now() > MINUTE_MS;
+  return !!quota?.daily && quota.resetAt > Date.now();
 }
 
 /** Whether the day's budget is spent: no send is possible until `quota.resetAt`. */

@@ -34,7 +34,7 @@ export class MessageWindow {
    */
   private narrow = true;
   /** The box those bubbles fill (px): the list's, once measured; before, the panel's or the viewport's. */
-  private fill = { height: globalThis.innerHeight || 800, width: 360 };
+  private fill = { height: innerHeight || 800, width: 360 };
   private widening: Promise<void> | undefined;
 
   constructor(
