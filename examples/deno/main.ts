@@ -3,8 +3,9 @@
 import { createSigningHandler } from 'chatbot-widget/server';
 import { createDenoKvStore } from 'chatbot-widget/server/deno-kv';
 
-// Deno KV: a local SQLite file here, and shared by every instance on Deno Deploy, so the limits,
-// idempotency records and revocations hold across all of them.
+// Deno KV: a local SQLite file here (CHATBOT_KV_PATH; unset, Deno's own folder for this script),
+// and shared by every instance on Deno Deploy, so the limits, idempotency records and revocations
+// hold across all of them.
 const kv = await Deno.openKv(Deno.env.get('CHATBOT_KV_PATH'));
 
 const handler = createSigningHandler({
