@@ -79,6 +79,38 @@ describe('<chatbot-widget> chat', () => {
     equal(bubbleTexts(el, 'message-user')[0], 'sent with Enter');
   });
 
+  it('keeps following the newest message when a scroll event comes between a message joining the conversation and its drawing', async () => {
+    const { el } = await mount({ open: '' });
+    const list = part(el, 'messages')!;
+    const lines = (text: string) => Array.from({ length: 6 }, (_, i) => `${text}, line ${i + 1}`).join('\n\n');
+    await el.send(lines('first'));
+    await waitForReplies(el, 1);
+    // On a busy page the browser can deliver the list's scroll event (of the widget's own scroll to
+    // the end) after a message joined the conversation and before the redraw that draws it: here,
+    // before each redraw the widget asks for.
+    const requestUpdate = el.requestUpdate.bind(el);
+    let inside = false;
+    el.requestUpdate = ((...args: Parameters<typeof el.requestUpdate>) => {
+      if (!inside) {
+        inside = true;
+        list.dispatchEvent(new Event('scroll'));
+        inside = false;
+      }
+      return requestUpdate(...args);
+    }) as typeof el.requestUpdate;
+    try {
+      for (const [i, text] of ['second', 'third'].entries()) {
+        await el.send(lines(text));
+        await waitForReplies(el, i + 2);
+        await el.updateComplete;
+        assert(list.scrollHeight > list.clientHeight * 1.5, 'the conversation is taller than the list');
+        await waitFor(() => list.scrollHeight - list.scrollTop - list.clientHeight < 4, `the list at its end after "${text}"`);
+      }
+    } finally {
+      delete (el as { requestUpdate?: unknown }).requestUpdate; // the element's own again
+    }
+  });
+
   it('shows a new reply taller than the list from its start, keeps it there on redraws, and follows a short one to the end', async () => {
     const { el } = await mount({ open: '' });
     const list = part(el, 'messages')!;

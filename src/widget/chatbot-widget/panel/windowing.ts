@@ -139,7 +139,10 @@ export class MessageWindow {
     const messages = conversation.messages;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
     const [firstIndex, lastIndex] = this.renderedRange(messages);
-    this.stickToBottom = atBottom && lastIndex >= messages.length - 1;
+    // At the end of a window that ends at the newest message (no `lastKey`): not "the last bubble
+    // drawn is the newest message", which a message just added and not yet drawn (a reply while
+    // this scroll event waited for its frame) would make false, and the list stop following.
+    this.stickToBottom = atBottom && !this.lastKey;
     if (list.scrollTop < EDGE) {
       if (firstIndex > 0) {
         const start = Math.max(0, firstIndex - STEP);
