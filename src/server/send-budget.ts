@@ -169,13 +169,7 @@ export function rateHeaders(budget: Budget): Record<string, string> {
  * that the day is spent, before the visitor types. A store that cannot say leaves them out.
  */
 export async function withRateHeaders(options: ResolvedOptions, sender: Sender, response: Response, budget?: Budget): Promise<Response> {
-  try {
-    budget ??= await readBudget(options, sender);
-  } catch {
-    return response;
-  }
-  for (const [name, value] of Object.entries(rateHeaders(budget))) if (!response.headers.has(name)) response.headers.set(name, value);
-  return response;
+  return putRateHeaders(response, budget ?? (await readBudget(options, sender).catch(() => undefined)));
 }
 
 /**
@@ -185,10 +179,14 @@ export async function withRateHeaders(options: ResolvedOptions, sender: Sender, 
  */
 export function rateHeadersReadNow(options: ResolvedOptions, sender: Sender): (response: Response) => Promise<Response> {
   const reading = readBudget(options, sender).catch(() => undefined);
-  return async (response) => {
-    const budget = await reading;
-    return budget ? withRateHeaders(options, sender, response, budget) : response;
-  };
+  return async (response) => putRateHeaders(response, await reading);
+}
+
+/** `response` with the rate headers of `budget` it does not have yet; as it is without a budget. */
+function putRateHeaders(response: Response, budget: Budget | undefined): Response {
+  if (budget)
+    for (const [name, value] of Object.entries(rateHeaders(budget))) if (!response.headers.has(name)) response.headers.set(name, value);
+  return response;
 }
 
 /**

@@ -127,33 +127,38 @@ function ownListing(ctx: RouteContext, answer: UpstreamAnswer, label: string, us
   return json(200, envelopeOf(body, own));
 }
 
-/** `GET {base}/sessions?page&pageSize`: the caller's sessions. */
-export async function sessions(ctx: RouteContext): Promise<Response> {
+/**
+ * A listing of the caller's own records upstream (`/sessions` or `/messages`), by page, with
+ * `more` query parameters of its own; the answer carries the caller's rate headers, whose store
+ * reads overlap the upstream call.
+ */
+async function ownListingRoute(
+  ctx: RouteContext,
+  path: '/sessions' | '/messages',
+  more: (query: QueryReader) => Record<string, string | undefined> = () => ({}),
+): Promise<Response> {
   const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
   const query = new QueryReader(ctx.url.searchParams);
   const upstreamQuery = {
+    ...more(query),
     userId: identity.userId,
     page: query.integer('page', 1, 1_000_000),
     pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
   };
   const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
-  const answer = await callUpstream(ctx.options, { method: 'GET', path: '/sessions', label: 'GET /sessions', query: upstreamQuery });
-  return withRate(ownListing(ctx, answer, 'GET /sessions', identity.userId));
+  const label = `GET ${path}`;
+  const answer = await callUpstream(ctx.options, { method: 'GET', path, label, query: upstreamQuery });
+  return withRate(ownListing(ctx, answer, label, identity.userId));
+}
+
+/** `GET {base}/sessions?page&pageSize`: the caller's sessions. */
+export function sessions(ctx: RouteContext): Promise<Response> {
+  return ownListingRoute(ctx, '/sessions');
 }
 
 /** `GET {base}/messages?sessionId&page&pageSize`: the caller's messages, optionally of one session. */
-export async function messages(ctx: RouteContext): Promise<Response> {
-  const identity = await callerIdentity(ctx.options, ctx.request, ctx.tokens);
-  const query = new QueryReader(ctx.url.searchParams);
-  const upstreamQuery = {
-    sessionId: query.text('sessionId'),
-    userId: identity.userId,
-    page: query.integer('page', 1, 1_000_000),
-    pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
-  };
-  const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx, identity));
-  const answer = await callUpstream(ctx.options, { method: 'GET', path: '/messages', label: 'GET /messages', query: upstreamQuery });
-  return withRate(ownListing(ctx, answer, 'GET /messages', identity.userId));
+export function messages(ctx: RouteContext): Promise<Response> {
+  return ownListingRoute(ctx, '/messages', (query) => ({ sessionId: query.text('sessionId') }));
 }
 
 /** `GET {base}/messages/{messageId}`: one message, 404 unless it is the caller's. */

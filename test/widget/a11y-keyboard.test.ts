@@ -18,6 +18,23 @@ afterEach(() => {
 
 const focused = (el: HTMLElement) => el.shadowRoot!.activeElement as HTMLElement | null;
 
+/** A visitor with an earlier conversation, typing in the field, who opens the history pane with Tab and Enter. */
+async function historyOpenedByKeyboard() {
+  const { el, sessionIds } = await visitorWithCachedSessions('the current question', [['a question from yesterday']]);
+  const history = part(el, 'history')!;
+  part(el, 'input')!.focus(); // where the visitor was typing
+  const historyButton = await tabTo(el, 'history-button');
+  await press('Enter');
+  await waitFor(() => !history.hidden, 'the pane opened by Enter');
+  return { el, sessionIds, history, historyButton };
+}
+
+/** Presses Escape and lets the widget redraw. */
+async function escape(el: HTMLElement & { updateComplete: Promise<unknown> }) {
+  await press('Escape');
+  await el.updateComplete;
+}
+
 describe('<chatbot-widget> from the keyboard alone', () => {
   it('reaches the download button with Tab and saves the transcript with Enter, then with Space', async () => {
     const { el } = await visitorWithCachedSessions('saved from the keyboard', []);
@@ -35,13 +52,7 @@ describe('<chatbot-widget> from the keyboard alone', () => {
   });
 
   it('opens the history pane, opens a session with Enter; Escape closes the pane, then the panel', async () => {
-    const { el, sessionIds } = await visitorWithCachedSessions('the current question', [['a question from yesterday']]);
-    const history = part(el, 'history')!;
-    part(el, 'input')!.focus(); // where the visitor was typing
-
-    const historyButton = await tabTo(el, 'history-button');
-    await press('Enter');
-    await waitFor(() => !history.hidden, 'the pane opened by Enter');
+    const { el, sessionIds, history, historyButton } = await historyOpenedByKeyboard();
     equal(historyButton.getAttribute('aria-pressed'), 'true', 'the button says the pane is shown');
     // Tab goes from the header into the pane: its search box, then the sessions.
     await tabTo(el, 'session');
@@ -55,56 +66,40 @@ describe('<chatbot-widget> from the keyboard alone', () => {
     await tabTo(el, 'history-button');
     await press('Enter');
     await waitFor(() => !history.hidden, 'the pane opened again');
-    await press('Escape');
-    await el.updateComplete;
+    await escape(el);
     assert(history.hidden, 'the first Escape closes the pane');
     assert(el.open, 'the panel stays open');
     equal(focused(el), historyButton, 'focus stays on the history button');
-    await press('Escape');
-    await el.updateComplete;
+    await escape(el);
     equal(el.open, false, 'the second Escape closes the panel');
     equal(focused(el), part(el, 'launcher'), 'focus back on the launcher');
   });
 
   // Escape on a row of the pane hides the pane with the focused row in it: unless focus moves,
   // it falls to the page's body, and the second Escape never reaches the widget.
-  it('Escape on a row of the history pane keeps focus in the panel, so a second Escape closes it', async () => {
-    const { el } = await visitorWithCachedSessions('the current question', [['a question from yesterday']]);
-    const history = part(el, 'history')!;
-    part(el, 'input')!.focus(); // where the visitor was typing
-    await tabTo(el, 'history-button');
-    await press('Enter');
-    await waitFor(() => !history.hidden, 'the pane opened by Enter');
+  it('Escape on a row of the history pane returns focus to the history button, so a second Escape closes the panel', async () => {
+    const { el, history, historyButton } = await historyOpenedByKeyboard();
     await tabTo(el, 'session');
-    await press('Escape');
-    await el.updateComplete;
+    await escape(el);
     assert(history.hidden, 'the first Escape closes the pane');
     assert(el.open, 'the panel stays open');
-    equal(focused(el), part(el, 'history-button'), `focus back on the history button, not on ${document.activeElement?.localName}`);
-    await press('Escape');
-    await el.updateComplete;
+    equal(focused(el), historyButton, `focus back on the history button, not on ${document.activeElement?.localName}`);
+    await escape(el);
     equal(el.open, false, 'the second Escape closes the panel');
     equal(focused(el), part(el, 'launcher'), 'focus back on the launcher');
   });
 
   it('Escape in the search box clears it, then closes the pane with focus on the history button', async () => {
-    const { el } = await visitorWithCachedSessions('the current question', [['a question from yesterday']]);
-    const history = part(el, 'history')!;
-    part(el, 'input')!.focus();
-    await tabTo(el, 'history-button');
-    await press('Enter');
-    await waitFor(() => !history.hidden, 'the pane opened by Enter');
+    const { el, history, historyButton } = await historyOpenedByKeyboard();
     const search = (await tabTo(el, 'search-input')) as HTMLInputElement;
     await sendKeys({ type: 'yesterday' });
     await waitFor(() => part(el, 'search-result'), 'a result');
-    await press('Escape');
-    await el.updateComplete;
+    await escape(el);
     equal(search.value, '', 'the first Escape clears the search');
     assert(!history.hidden, 'the pane stays');
-    await press('Escape');
-    await el.updateComplete;
+    await escape(el);
     assert(history.hidden, 'the second Escape closes the pane');
-    equal(focused(el), part(el, 'history-button'), 'focus back on the history button');
+    equal(focused(el), historyButton, 'focus back on the history button');
     assert(el.open, 'the panel stays open');
   });
 });

@@ -19,6 +19,25 @@ export interface DocSection {
 }
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/** Follows fenced code blocks line by line: inside one from its opening line to its closing line. */
+class Fences {
+  private open: string | undefined;
+
+  /** Reads the next line; answers whether it is a fence line (opening or closing a block). */
+  read(line: string): boolean {
+    const marker = FENCE.exec(line)?.[1];
+    if (marker === undefined) return false;
+    if (this.open === undefined) this.open = marker;
+    else if (marker[0] === this.open[0] && marker.length >= this.open.length) this.open = undefined;
+    return true;
+  }
+
+  /** Whether the lines read so far leave a block open. */
+  get inside(): boolean {
+    return this.open !== undefined;
+  }
+}
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 
 /**
@@ -31,7 +50,7 @@ export function splitSections(markdown: string, source: string, firstId = 0): Do
   const stack: { level: number; title: string }[] = [];
   let current: { level: number; title: string; context: string; lines: string[] } | undefined;
   const preamble: string[] = [];
-  let fence: string | undefined;
+  const fences = new Fences();
 
   const flush = (): void => {
     if (!current) return;
@@ -42,13 +61,8 @@ export function splitSections(markdown: string, source: string, firstId = 0): Do
   };
 
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
-    const heading = fence === undefined && !fenceMatch ? HEADING.exec(line) : null;
+    const fenceLine = fences.read(line);
+    const heading = !fences.inside && !fenceLine ? HEADING.exec(line) : null;
     if (!heading) {
       (current ? current.lines : preamble).push(line);
       continue;
@@ -130,17 +144,12 @@ function tableCells(row: string): string[] {
 export function tablesAsLists(markdown: string): string {
   const lines = markdown.split('\n');
   const out: string[] = [];
-  let fence: string | undefined;
+  const fences = new Fences();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
+    fences.read(line);
     const next = lines[i + 1] ?? '';
-    if (fence !== undefined || !line.includes('|') || !next.includes('|') || !TABLE_DELIMITER.test(next)) {
+    if (fences.inside || !line.includes('|') || !next.includes('|') || !TABLE_DELIMITER.test(next)) {
       out.push(line);
       continue;
     }
@@ -163,15 +172,10 @@ export function tablesAsLists(markdown: string): string {
 export function splitBlocks(markdown: string): string[] {
   const blocks: string[] = [];
   let lines: string[] = [];
-  let fence: string | undefined;
+  const fences = new Fences();
   for (const line of markdown.split('\n')) {
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch) {
-      const marker = fenceMatch[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
-    if (fence === undefined && !fenceMatch && line.trim() === '') {
+    const fenceLine = fences.read(line);
+    if (!fences.inside && !fenceLine && line.trim() === '') {
       if (lines.length) blocks.push(lines.join('\n'));
       lines = [];
     } else {
