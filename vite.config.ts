@@ -7,6 +7,7 @@
 // `npm run dev` serves index.html with the widget from source; `/chatbot` is proxied to the
 // signing handler of a running `npm start` (CHATBOT_DEV_BACKEND, default http://localhost:8080).
 import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { minify } from 'terser';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyTemplatesPlugin } from './scripts/minify-templates.js';
 
@@ -54,8 +55,32 @@ function fetchChunkImportsAtOnce(): Plugin {
   };
 }
 
+/**
+ * Compresses each chunk with terser's compressor before the build's own minifier (oxc's, in
+ * `output.minify`) shortens names and whitespace. The two find different savings: together they
+ * make what a visitor may load 262 bytes gzip smaller than oxc's minifier alone, where terser
+ * alone would be 23 bytes larger (`npm run bench -- widget-size`). Statements are left for oxc to
+ * join (terser's `sequences`: 7 bytes more when both join), and names for it to shorten. Only
+ * terser's safe transforms run (none of its `unsafe` options).
+ */
+function compressWithTerser(): Plugin {
+  return {
+    name: 'compress-with-terser',
+    apply: 'build',
+    async renderChunk(code) {
+      const result = await minify(code, {
+        module: true,
+        compress: { passes: 3, sequences: false },
+        mangle: false,
+        format: { comments: false },
+      });
+      return { code: result.code ?? code, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [removeOldChunks(), minifyTemplatesPlugin(), fetchChunkImportsAtOnce()],
+  plugins: [removeOldChunks(), minifyTemplatesPlugin(), compressWithTerser(), fetchChunkImportsAtOnce()],
   publicDir: false,
   logLevel: 'warn',
   server: {
