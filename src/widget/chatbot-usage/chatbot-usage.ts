@@ -66,13 +66,13 @@ export class ChatbotUsage extends LitElement {
   /** `light`, `dark` or `auto` (follows the system). */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
 
-  private view: UsageView | undefined;
-  private viewLoading: Promise<void> | undefined;
+  #view: UsageView | undefined;
+  #viewLoading: Promise<void> | undefined;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.viewLoading ??= import('./usage-view.js').then(({ UsageView }) => {
-      this.view = new UsageView(this);
+    this.#viewLoading ??= import('./usage-view.js').then(({ UsageView }) => {
+      this.#view = new UsageView(this);
       this.requestUpdate();
     });
   }
@@ -82,21 +82,21 @@ export class ChatbotUsage extends LitElement {
    * Also after a change of `from`, `to`, `endpoint` or `admin-token`.
    */
   get settled(): Promise<void> {
-    return (this.viewLoading ?? Promise.resolve()).then(() => this.view?.settled);
+    return (this.#viewLoading ?? Promise.resolve()).then(() => this.#view?.settled);
   }
 
   /** Loads the figures again (the range, the users, and whatever list is open). */
   async refresh(): Promise<void> {
-    await this.viewLoading;
-    await this.view?.reload();
+    await this.#viewLoading;
+    await this.#view?.reload();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('endpoint') || changed.has('adminToken') || changed.has('from') || changed.has('to')) this.view?.attributesChanged();
+    if (changed.has('endpoint') || changed.has('adminToken') || changed.has('from') || changed.has('to')) this.#view?.attributesChanged();
   }
 
   protected override render() {
-    return this.view?.render() ?? html`<p class="loading" role="status">Loading usage…</p>`;
+    return this.#view?.render() ?? html`<p class="loading" role="status">Loading usage…</p>`;
   }
 }
 

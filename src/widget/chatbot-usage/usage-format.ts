@@ -4,10 +4,10 @@
  * same month for every viewer, wherever they are.
  */
 export class UsageFormat {
-  private readonly numbers: Intl.NumberFormat;
-  private readonly shortMonth: Intl.DateTimeFormat;
-  private readonly longMonth: Intl.DateTimeFormat;
-  private readonly dateTime: Intl.DateTimeFormat;
+  readonly #numbers: Intl.NumberFormat;
+  readonly #shortMonth: Intl.DateTimeFormat;
+  readonly #longMonth: Intl.DateTimeFormat;
+  readonly #dateTime: Intl.DateTimeFormat;
 
   constructor(lang: string | undefined) {
     const locale = lang || undefined;
@@ -18,29 +18,29 @@ export class UsageFormat {
         return make('en'); // an invalid lang tag: English rather than nothing
       }
     };
-    this.numbers = safe((l) => new Intl.NumberFormat(l));
-    this.shortMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }));
-    this.longMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
-    this.dateTime = safe((l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }));
+    this.#numbers = safe((l) => new Intl.NumberFormat(l));
+    this.#shortMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }));
+    this.#longMonth = safe((l) => new Intl.DateTimeFormat(l, { month: 'long', year: 'numeric', timeZone: 'UTC' }));
+    this.#dateTime = safe((l) => new Intl.DateTimeFormat(l, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }));
   }
 
   number(value: number): string {
-    return this.numbers.format(value);
+    return this.#numbers.format(value);
   }
 
   /** `2025-03` as "Mar". */
   monthShort(month: string): string {
-    return this.shortMonth.format(new Date(`${month}-15T00:00:00Z`));
+    return this.#shortMonth.format(new Date(`${month}-15T00:00:00Z`));
   }
 
   /** `2025-03` as "March 2025". */
   monthLong(month: string): string {
-    return this.longMonth.format(new Date(`${month}-15T00:00:00Z`));
+    return this.#longMonth.format(new Date(`${month}-15T00:00:00Z`));
   }
 
   /** An ISO instant as a date and time in UTC, said so ("12 Mar 2025, 14:05 UTC"). */
   time(iso: string): string {
     const ms = Date.parse(iso);
-    return Number.isFinite(ms) ? `${this.dateTime.format(ms)} UTC` : '';
+    return Number.isFinite(ms) ? `${this.#dateTime.format(ms)} UTC` : '';
   }
 }

@@ -148,16 +148,16 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
-  private dirFromLanguage = false;
+  #dirFromLanguage = false;
 
   /** The panel, once its code has loaded. */
   @state() private panel: ChatPanel | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
-  private panelLoading: Promise<ChatPanel> | undefined;
+  #panelLoading: Promise<ChatPanel> | undefined;
   /** The panel's code could not be fetched (offline on first open). */
   @state() private panelFailed = false;
   /** Cancels the idle-time load of the panel's code, while it is scheduled. */
-  private cancelIdleLoad: (() => void) | undefined;
+  #cancelIdleLoad: (() => void) | undefined;
 
   /** The texts in use: the language's, with the host's `strings` over them (text values only). */
   get text(): WidgetStrings {
@@ -199,7 +199,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * cancelled it; the reply arrives as a `chatbot-reply` event.
    */
   async send(text: string, file?: string): Promise<string | undefined> {
-    return (await this.loadPanel()).send(text, file);
+    return (await this.#loadPanel()).send(text, file);
   }
 
   /**
@@ -211,12 +211,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * chat.downloadTranscript().catch((error) => console.warn(error.message));
    */
   async downloadTranscript(sessionId?: string): Promise<void> {
-    return (await this.loadPanel()).downloadTranscript(sessionId);
+    return (await this.#loadPanel()).downloadTranscript(sessionId);
   }
 
   /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
   async reset(): Promise<void> {
-    await (await this.loadPanel()).reset();
+    await (await this.#loadPanel()).reset();
   }
 
   /** @internal Moves focus to the launcher (the panel closed while focus was in it). */
@@ -228,8 +228,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * Loads the panel's code and a whole language (once; again after a failure) and builds the
    * panel. Its styles join the element's then, so a page that never opens the chat never parses them.
    */
-  private loadPanel(): Promise<ChatPanel> {
-    this.panelLoading ??= Promise.all([import('./panel/chat-panel.js'), this.wholeLanguage()]).then(
+  #loadPanel(): Promise<ChatPanel> {
+    this.#panelLoading ??= Promise.all([import('./panel/chat-panel.js'), this.#wholeLanguage()]).then(
       ([{ ChatPanel, panelStyles }]) => {
         if (this.panel) return this.panel;
         // Built before its styles join, while the element's layout is still clean: it measures the panel.
@@ -243,12 +243,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
         return panel;
       },
       (error: unknown) => {
-        this.panelLoading = undefined;
+        this.#panelLoading = undefined;
         this.panelFailed = true;
         throw error;
       },
     );
-    return this.panelLoading;
+    return this.#panelLoading;
   }
 
   /**
@@ -256,13 +256,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * The first load holds only the launcher's English, and a page in another language never
    * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
    */
-  private async wholeLanguage(): Promise<void> {
+  async #wholeLanguage(): Promise<void> {
     // Again if the page asked for another language while this one was on its way.
-    while (this.language === LAUNCHER_ENGLISH) await this.showLanguage(this.chosenLocale().code);
+    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage(this.#chosenLocale().code);
   }
 
   /** The language `lang` and the page ask for. */
-  private chosenLocale() {
+  #chosenLocale() {
     return chooseLocale(this.lang, document.documentElement.lang);
   }
 
@@ -270,28 +270,28 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * Loads a language and shows it, unless another was asked for while it was on its way. English
    * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
    */
-  private async showLanguage(code: LocaleCode): Promise<void> {
+  async #showLanguage(code: LocaleCode): Promise<void> {
     const loaded = await loadLocale(code).catch(() => loadLocale('en'));
-    if (this.chosenLocale().code === code) this.language = loaded;
+    if (this.#chosenLocale().code === code) this.language = loaded;
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
-  private schedulePanel() {
-    if (this.panelLoading) return;
+  #schedulePanel() {
+    if (this.#panelLoading) return;
     if (this.isShown) {
-      this.stopIdleLoad();
-      this.loadPanel().catch(() => undefined);
+      this.#stopIdleLoad();
+      this.#loadPanel().catch(() => undefined);
     } else {
-      this.cancelIdleLoad ??= whenIdle(() => {
-        this.cancelIdleLoad = undefined;
-        if (this.isConnected) this.loadPanel().catch(() => undefined);
+      this.#cancelIdleLoad ??= whenIdle(() => {
+        this.#cancelIdleLoad = undefined;
+        if (this.isConnected) this.#loadPanel().catch(() => undefined);
       }, IDLE_LOAD_TIMEOUT_MS);
     }
   }
 
-  private stopIdleLoad() {
-    this.cancelIdleLoad?.();
-    this.cancelIdleLoad = undefined;
+  #stopIdleLoad() {
+    this.#cancelIdleLoad?.();
+    this.#cancelIdleLoad = undefined;
   }
 
   /**
@@ -300,8 +300,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    if (this.panelLoading && !this.panel) {
-      await this.panelLoading.catch(() => undefined);
+    if (this.#panelLoading && !this.panel) {
+      await this.#panelLoading.catch(() => undefined);
       complete = await super.getUpdateComplete();
     }
     return complete;
@@ -311,22 +311,22 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * Picks the language for `lang` and the page, and loads it; the language shown stays until it
    * arrives. English itself, on an English page, comes with the panel (see wholeLanguage).
    */
-  private chooseLanguage() {
-    const { code, formatTag } = this.chosenLocale();
+  #chooseLanguage() {
+    const { code, formatTag } = this.#chosenLocale();
     this.formatTag = formatTag;
     // Neither it nor English could be fetched: the language shown stays; the next change tries again.
-    if (code !== this.language.code) this.showLanguage(code).catch(() => undefined);
+    if (code !== this.language.code) this.#showLanguage(code).catch(() => undefined);
   }
 
   /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
-  private applyDirection() {
+  #applyDirection() {
     const rtl = this.language.dir === 'rtl';
     if (rtl && !this.hasAttribute('dir')) {
       this.setAttribute('dir', 'rtl');
-      this.dirFromLanguage = true;
-    } else if (!rtl && this.dirFromLanguage) {
+      this.#dirFromLanguage = true;
+    } else if (!rtl && this.#dirFromLanguage) {
       this.removeAttribute('dir');
-      this.dirFromLanguage = false;
+      this.#dirFromLanguage = false;
     }
   }
 
@@ -338,15 +338,15 @@ export class ChatbotWidget extends LitElement implements PanelHost {
 
   override disconnectedCallback() {
     super.disconnectedCallback();
-    this.stopIdleLoad();
+    this.#stopIdleLoad();
     this.panel?.disconnected();
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('lang') || !this.hasUpdated) this.chooseLanguage();
-    if ((changed as Map<PropertyKey, unknown>).has('language')) this.applyDirection();
+    if (changed.has('lang') || !this.hasUpdated) this.#chooseLanguage();
+    if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
-    if (this.isConnected) this.schedulePanel();
+    if (this.isConnected) this.#schedulePanel();
     this.panel?.willUpdate(changed);
   }
 
@@ -363,10 +363,10 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * The panel's place while its code loads: a status line, or what went wrong and a way to try
    * again. It is the `heading` meanwhile: the dialog's name until the panel draws its title.
    */
-  private renderPanelPending(t: WidgetStrings) {
+  #renderPanelPending(t: WidgetStrings) {
     return this.panelFailed
       ? html`<p id="heading" role="alert" class="loading">${t.errorUnreachable}
-          <button type="button" @click=${() => void this.loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
+          <button type="button" @click=${() => void this.#loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
       : html`<p id="heading" role="status" class="loading">${t.loadingChat}</p>`;
   }
 
@@ -390,7 +390,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${this.panel ? this.panel.render() : shown ? this.renderPanelPending(t) : nothing}
+        ${this.panel ? this.panel.render() : shown ? this.#renderPanelPending(t) : nothing}
       </div>
     `;
   }

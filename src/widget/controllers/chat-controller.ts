@@ -45,14 +45,14 @@ export class ChatController implements ReactiveController {
   /** Bot replies no tab has shown yet (the launcher's badge). */
   readonly unread: UnreadReplies;
 
-  private readonly storage: KeyValueStorage;
-  private readonly cache: HistoryCache;
-  private readonly outbox: Outbox;
-  private readonly sync = new TabSync((note) => void this.onNote(note));
-  private connection: Connection | undefined;
-  private abort: AbortController | undefined;
+  readonly #storage: KeyValueStorage;
+  readonly #cache: HistoryCache;
+  readonly #outbox: Outbox;
+  readonly #sync = new TabSync((note) => void this.#onNote(note));
+  #connection: Connection | undefined;
+  #abort: AbortController | undefined;
   /** Back online: failures the network caused are sent again, with their keys. */
-  private readonly onOnline = () => void this.sender.retryNetworkFailures();
+  readonly #onOnline = () => void this.sender.retryNetworkFailures();
   /**
    * This tab stops sending for good (its page is closed, not kept for the back button; or the
    * element was removed, see {@link hostDisconnected}): whatever it had pending is left to the
@@ -60,11 +60,11 @@ export class ChatController implements ReactiveController {
    * it had on its way is sent again with the same key, which the handler answers with the first
    * outcome.
    */
-  private readonly onLeave = (event: PageTransitionEvent) => {
-    if (!event.persisted && this.pending) this.sync.post({ type: 'left' });
+  readonly #onLeave = (event: PageTransitionEvent) => {
+    if (!event.persisted && this.#pending) this.#sync.post({ type: 'left' });
   };
 
-  private get pending() {
+  get #pending() {
     return this.sender.entries.some((e) => e.state === 'pending');
   }
 
@@ -72,12 +72,12 @@ export class ChatController implements ReactiveController {
     private readonly host: ConversationHost,
     report: ReportFailure,
   ) {
-    this.storage = openStorage();
-    this.cache = new HistoryCache(this.storage);
-    this.outbox = new Outbox(this.storage);
-    this.feedback = new FeedbackStore(this.storage);
-    this.unread = new UnreadReplies(this.storage, (shared) => {
-      if (shared) this.sync.post({ type: 'unread' });
+    this.#storage = openStorage();
+    this.#cache = new HistoryCache(this.#storage);
+    this.#outbox = new Outbox(this.#storage);
+    this.feedback = new FeedbackStore(this.#storage);
+    this.unread = new UnreadReplies(this.#storage, (shared) => {
+      if (shared) this.#sync.post({ type: 'unread' });
       host.requestUpdate();
     });
     const context: ControllerContext = {
@@ -86,37 +86,37 @@ export class ChatController implements ReactiveController {
         this.error = report(failure, localId);
         host.requestUpdate();
       },
-      changed: () => this.sync.post({ type: 'changed' }),
+      changed: () => this.#sync.post({ type: 'changed' }),
     };
-    this.sender = new OutboxSender(this.outbox, context, () => void this.conversation.revalidate());
-    this.history = new SessionHistory(this.cache, context);
-    this.conversation = new Conversation(this.cache, this.history, this.sender, context);
+    this.sender = new OutboxSender(this.#outbox, context, () => void this.conversation.revalidate());
+    this.history = new SessionHistory(this.#cache, context);
+    this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
   }
 
   hostConnected() {
-    addEventListener('online', this.onOnline);
-    addEventListener('pagehide', this.onLeave);
+    addEventListener('online', this.#onOnline);
+    addEventListener('pagehide', this.#onLeave);
   }
 
   hostDisconnected() {
-    removeEventListener('online', this.onOnline);
-    removeEventListener('pagehide', this.onLeave);
-    const left = this.pending;
-    this.end();
+    removeEventListener('online', this.#onOnline);
+    removeEventListener('pagehide', this.#onLeave);
+    const left = this.#pending;
+    this.#end();
     // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
     setTimeout(() => {
       if (this.host.isConnected) return;
-      if (left) this.sync.post({ type: 'left' });
-      this.sync.close();
+      if (left) this.#sync.post({ type: 'left' });
+      this.#sync.close();
     });
   }
 
   /** Ends the connection: everything begun for it stops, and every controller starts empty. */
-  private end(next?: Connection) {
-    this.abort?.abort();
-    this.abort = undefined;
-    this.connection = next;
+  #end(next?: Connection) {
+    this.#abort?.abort();
+    this.#abort = undefined;
+    this.#connection = next;
     this.sender.use(next);
     this.conversation.use(next);
     this.history.use(next);
@@ -129,26 +129,26 @@ export class ChatController implements ReactiveController {
     this.error = undefined;
     this.quota = undefined;
     if (!endpoint) {
-      this.end();
+      this.#end();
       return;
     }
     const abort = new AbortController();
     const transport = new Transport(
       endpoint,
-      this.storage,
-      () => void this.onIdentity(connection),
+      this.#storage,
+      () => void this.#onIdentity(connection),
       (quota) => {
         this.quota = quota;
         this.host.requestUpdate();
       },
     );
     const connection: Connection = { transport, signal: abort.signal };
-    this.end(connection);
-    this.abort = abort;
-    this.sync.use(transport.base);
+    this.#end(connection);
+    this.#abort = abort;
+    this.#sync.use(transport.base);
     this.unread.use(transport.base);
     void this.unread.load();
-    const loading = this.load(connection);
+    const loading = this.#load(connection);
     this.conversation.loaded = loading;
     await loading;
     if (abort.signal.aborted) return;
@@ -159,7 +159,7 @@ export class ChatController implements ReactiveController {
     void this.sender.pump();
   }
 
-  private async load(connection: Connection) {
+  async #load(connection: Connection) {
     const { transport, signal } = connection;
     // The newest messages are drawn in the render this runs before (it runs in the element's
     // willUpdate), read synchronously from the first-paint record; the whole cached history
@@ -179,7 +179,7 @@ export class ChatController implements ReactiveController {
         await afterNextPaint();
         read = undefined; // read again: a frame has passed
       }
-      await this.loadFromStorage(connection, read);
+      await this.#loadFromStorage(connection, read);
     } catch {
       // storage read failed: the widget still works, uncached
     } finally {
@@ -193,21 +193,21 @@ export class ChatController implements ReactiveController {
   }
 
   /** (Re)reads cached sessions, the current conversation and the outbox (`outbox`, when just read). */
-  private async loadFromStorage(connection: Connection, outbox?: OutboxRead) {
+  async #loadFromStorage(connection: Connection, outbox?: OutboxRead) {
     const { transport, signal } = connection;
     const identity = await transport.storedIdentity();
     if (identity) {
-      this.cache.use(transport.base, identity.userId);
+      this.#cache.use(transport.base, identity.userId);
       this.feedback.use(transport.base, identity.userId);
     }
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
       outbox ?? this.sender.read(),
-      identity ? this.cache.currentSessionId() : undefined,
-      identity ? this.cache.loadSessions() : undefined,
-      identity ? this.cache.loadFirstLines() : undefined,
+      identity ? this.#cache.currentSessionId() : undefined,
+      identity ? this.#cache.loadSessions() : undefined,
+      identity ? this.#cache.loadFirstLines() : undefined,
       identity ? this.feedback.load() : undefined,
     ]);
-    const current = currentId ? await this.cache.loadConversation(currentId) : undefined;
+    const current = currentId ? await this.#cache.loadConversation(currentId) : undefined;
     if (signal.aborted) return;
     this.history.restore(cachedSessions, lines);
     this.sender.adopt(stored);
@@ -216,25 +216,25 @@ export class ChatController implements ReactiveController {
   }
 
   /** A new visitor (first send, or the old token refused): what was shown was someone else's. */
-  private async onIdentity(connection: Connection) {
+  async #onIdentity(connection: Connection) {
     if (connection.signal.aborted) return;
     const identity = await connection.transport.storedIdentity();
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
     this.history.use(connection);
-    this.cache.use(connection.transport.base, identity?.userId ?? '');
+    this.#cache.use(connection.transport.base, identity?.userId ?? '');
     this.feedback.use(connection.transport.base, identity?.userId ?? '');
-    this.sync.post({ type: 'identity' });
+    this.#sync.post({ type: 'identity' });
     this.host.requestUpdate();
   }
 
-  private async onNote(note: TabNote) {
-    const connection = this.connection;
+  async #onNote(note: TabNote) {
+    const connection = this.#connection;
     if (!connection) return;
     if (note.type === 'unread') return this.unread.load();
     // Another tab reset the visitor or got a new one: start over from storage.
     if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
-    else await this.loadFromStorage(connection);
+    else await this.#loadFromStorage(connection);
     // Across tabs one sends at a time (Web Locks), each entry re-read before it goes; without
     // them every tab left would send it (and tell of its reply), so they leave it be.
     if (note.type === 'left' && navigator.locks) void this.sender.pump();
@@ -247,7 +247,7 @@ export class ChatController implements ReactiveController {
   async send(text: string, file?: string): Promise<string | undefined> {
     const content = text.trim();
     await this.conversation.loaded;
-    if (!content || !this.connection) return undefined;
+    if (!content || !this.#connection) return undefined;
     this.conversation.viewing = undefined;
     this.error = undefined;
     return this.sender.send(content, file);
@@ -259,18 +259,20 @@ export class ChatController implements ReactiveController {
    */
   async cachedConversation(sessionId: string): Promise<CachedConversation | undefined> {
     await this.conversation.loaded;
-    return this.inMemory().find((c) => c.sessionId === sessionId) ?? (await this.cache.loadConversation(sessionId).catch(() => undefined));
+    return (
+      this.#inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined))
+    );
   }
 
   /** Every cached conversation, the shown ones as held in memory, for the history search. */
   async cachedConversations(): Promise<CachedConversation[]> {
     await this.conversation.loaded;
-    const held = this.inMemory();
-    const stored = await this.cache.loadConversations().catch(() => []);
+    const held = this.#inMemory();
+    const stored = await this.#cache.loadConversations().catch(() => []);
     return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
   }
 
-  private inMemory(): CachedConversation[] {
+  #inMemory(): CachedConversation[] {
     const { current, viewed } = this.conversation;
     return [current, viewed].filter((c): c is CachedConversation => !!c?.messages.length);
   }
@@ -286,7 +288,7 @@ export class ChatController implements ReactiveController {
     const rating = this.feedback.set(messageId, value);
     this.host.requestUpdate();
     await rating;
-    this.sync.post({ type: 'changed' });
+    this.#sync.post({ type: 'changed' });
   }
 
   dismissError() {
@@ -302,23 +304,23 @@ export class ChatController implements ReactiveController {
    * valid at the handler, to whoever holds a copy, at most until it expires.
    */
   async reset() {
-    const connection = this.connection;
+    const connection = this.#connection;
     // Aborted work settles before anything is deleted, so no late write re-creates it.
     const settling = this.conversation.settled();
-    this.end();
+    this.#end();
     this.error = undefined;
     this.host.requestUpdate();
     if (!connection) return;
     const { transport } = connection;
     await settling;
     await transport.revokeIdentity();
-    this.outbox.use(transport.base);
-    await this.outbox.clear();
-    await this.cache.clearEndpoint(transport.base);
+    this.#outbox.use(transport.base);
+    await this.#outbox.clear();
+    await this.#cache.clearEndpoint(transport.base);
     await this.feedback.clearEndpoint(transport.base);
     await this.unread.forget(transport.base);
     await transport.forgetIdentity();
-    this.sync.post({ type: 'reset' });
+    this.#sync.post({ type: 'reset' });
     await this.connect(transport.base, false);
   }
 }

@@ -34,9 +34,9 @@ export class Conversation {
    * newest messages alone (that would cut the stored conversation short).
    */
   loaded: Promise<void> = Promise.resolve();
-  private connection: Connection | undefined;
-  private revalidating: Promise<void> | undefined;
-  private again = false;
+  #connection: Connection | undefined;
+  #revalidating: Promise<void> | undefined;
+  #again = false;
 
   constructor(
     private readonly cache: HistoryCache,
@@ -46,33 +46,33 @@ export class Conversation {
   ) {}
 
   use(connection: Connection | undefined) {
-    this.connection = connection;
+    this.#connection = connection;
     this.current = this.viewed = undefined;
     this.viewing = undefined;
     this.loadingOlder = false;
-    this.revalidating = undefined;
+    this.#revalidating = undefined;
   }
 
   /** The bubbles of the shown conversation, oldest first. */
   get messages(): ViewMessage[] {
-    if (this.viewing) return this.views(this.viewed?.messages ?? []);
+    if (this.viewing) return this.#views(this.viewed?.messages ?? []);
     const server = this.current?.messages ?? [];
     const locals = this.sender.locals(server);
-    const views = this.views(server);
+    const views = this.#views(server);
     return locals.length ? [...views, ...locals] : views;
   }
 
   /** The last list of server messages turned into bubbles, and those bubbles. */
-  private bubbles: { messages: readonly Message[]; views: ViewMessage[] } | undefined;
+  #bubbles: { messages: readonly Message[]; views: ViewMessage[] } | undefined;
 
   /**
    * The bubbles of a list of server messages. Every render asks for them, and a cached history
    * holds thousands: a list is only ever replaced, never changed in place, so the last one's
    * bubbles are kept for as long as it is the one shown.
    */
-  private views(messages: readonly Message[]): ViewMessage[] {
-    if (this.bubbles?.messages !== messages) this.bubbles = { messages, views: messages.map(toView) };
-    return this.bubbles.views;
+  #views(messages: readonly Message[]): ViewMessage[] {
+    if (this.#bubbles?.messages !== messages) this.#bubbles = { messages, views: messages.map(toView) };
+    return this.#bubbles.views;
   }
 
   /** More messages of the shown conversation exist upstream than are held. */
@@ -93,30 +93,30 @@ export class Conversation {
    * asked for during a run gets a run of its own after it (it may need what the first missed).
    */
   revalidate(): Promise<void> {
-    if (this.revalidating) {
-      this.again = true;
-      return this.revalidating;
+    if (this.#revalidating) {
+      this.#again = true;
+      return this.#revalidating;
     }
-    const connection = this.connection;
+    const connection = this.#connection;
     if (!connection) return Promise.resolve();
     const run: Promise<void> = (async () => {
       do {
-        this.again = false;
-        await this.revalidateOnce(connection);
-      } while (this.again && !connection.signal.aborted);
+        this.#again = false;
+        await this.#revalidateOnce(connection);
+      } while (this.#again && !connection.signal.aborted);
     })().finally(() => {
-      if (this.revalidating === run) this.revalidating = undefined;
+      if (this.#revalidating === run) this.#revalidating = undefined;
     });
-    this.revalidating = run;
+    this.#revalidating = run;
     return run;
   }
 
   /** Resolves when the revalidation under way, if any, has ended. */
   settled(): Promise<void> {
-    return this.revalidating?.catch(() => undefined) ?? Promise.resolve();
+    return this.#revalidating?.catch(() => undefined) ?? Promise.resolve();
   }
 
-  private async revalidateOnce(connection: Connection) {
+  async #revalidateOnce(connection: Connection) {
     const { transport, signal } = connection;
     await this.loaded;
     // Bounded: a resend waits at most for the handler to see the first attempt through.
@@ -162,7 +162,7 @@ export class Conversation {
 
   /** Loads the next older page of the shown conversation. */
   async loadOlder() {
-    const connection = this.connection;
+    const connection = this.#connection;
     if (!connection || this.loadingOlder || !this.hasOlder) return;
     const { transport, signal } = connection;
     const pageSize = this.context.host.pageSize;
@@ -191,14 +191,14 @@ export class Conversation {
     } catch (error) {
       if (error instanceof RequestFailure && !signal.aborted) this.context.fail(error);
     } finally {
-      if (this.connection === connection) this.loadingOlder = false;
+      if (this.#connection === connection) this.loadingOlder = false;
       this.context.host.requestUpdate();
     }
   }
 
   /** Shows one session of the history pane: from the cache at once, then its newest page. */
   async viewSession(sessionId: string | undefined) {
-    const connection = this.connection;
+    const connection = this.#connection;
     if (!connection || !sessionId || sessionId === this.current?.sessionId) {
       this.viewing = undefined;
       this.context.host.requestUpdate();

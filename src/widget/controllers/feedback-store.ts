@@ -19,49 +19,49 @@ const prefixOf = (base: string) => `feedback|${base}|`;
 const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
 
 export class FeedbackStore {
-  private values = new Map<string, FeedbackValue>();
-  private namespace = '';
+  #values = new Map<string, FeedbackValue>();
+  #namespace = '';
 
   constructor(private readonly storage: KeyValueStorage) {}
 
   /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
   use(base: string, userId: string) {
     const namespace = `${prefixOf(base)}${userId}|`;
-    if (namespace !== this.namespace) this.values = new Map();
-    this.namespace = namespace;
+    if (namespace !== this.#namespace) this.#values = new Map();
+    this.#namespace = namespace;
   }
 
   /** The visitor's rating of a message, if any. */
   get(messageId: string): FeedbackValue | undefined {
-    return this.values.get(messageId);
+    return this.#values.get(messageId);
   }
 
   /** Reads the stored ratings (another tab may have changed them). Records of another shape are left out. */
   async load() {
-    const namespace = this.namespace;
+    const namespace = this.#namespace;
     if (!namespace) return;
     const records = await this.storage.list<FeedbackRecord>(namespace);
-    if (namespace !== this.namespace) return;
-    this.values = new Map(
+    if (namespace !== this.#namespace) return;
+    this.#values = new Map(
       records.filter((r) => r && typeof r.messageId === 'string' && isValue(r.value)).map((r) => [r.messageId, r.value]),
     );
   }
 
   /** Rates a message, or clears its rating (`undefined`), here and in storage. */
   async set(messageId: string, value: FeedbackValue | undefined) {
-    const key = `${this.namespace}${messageId}`;
+    const key = `${this.#namespace}${messageId}`;
     if (value) {
-      this.values.set(messageId, value);
+      this.#values.set(messageId, value);
       await this.storage.set(key, { messageId, value } satisfies FeedbackRecord);
     } else {
-      this.values.delete(messageId);
+      this.#values.delete(messageId);
       await this.storage.delete(key);
     }
   }
 
   /** Forgets every rating of an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
-    this.values = new Map();
+    this.#values = new Map();
     await this.storage.deletePrefix(prefixOf(base));
   }
 }

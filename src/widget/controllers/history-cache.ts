@@ -61,56 +61,56 @@ export function mergeNewestPage(cached: readonly Message[], page: readonly Messa
 }
 
 export class HistoryCache {
-  private base = '';
-  private userId = '';
+  #base = '';
+  #userId = '';
   constructor(private readonly storage: KeyValueStorage) {}
 
   /** Scopes every key to one endpoint and one visitor. */
   use(base: string, userId: string) {
-    this.base = base;
-    this.userId = userId;
+    this.#base = base;
+    this.#userId = userId;
   }
 
-  private get namespace() {
-    return `${this.base}|${this.userId}`;
+  get #namespace() {
+    return `${this.#base}|${this.#userId}`;
   }
 
-  private key(kind: string, id = '') {
-    return `${kind}|${this.namespace}|${id}`;
+  #key(kind: string, id = '') {
+    return `${kind}|${this.#namespace}|${id}`;
   }
 
-  private async index(): Promise<CacheIndex> {
-    return (await this.storage.get<CacheIndex>(this.key('index'))) ?? { entries: {} };
+  async #index(): Promise<CacheIndex> {
+    return (await this.storage.get<CacheIndex>(this.#key('index'))) ?? { entries: {} };
   }
 
   async currentSessionId() {
-    return (await this.index()).current;
+    return (await this.#index()).current;
   }
 
   async setCurrentSessionId(sessionId: string) {
-    const index = await this.index();
+    const index = await this.#index();
     if (index.current === sessionId) return;
     index.current = sessionId;
     // The first-paint record shows the old current conversation: gone until the new one is saved.
-    dropFirstPaint(this.base);
-    await this.storage.set(this.key('index'), index);
+    dropFirstPaint(this.#base);
+    await this.storage.set(this.#key('index'), index);
   }
 
   loadSessions() {
-    return this.storage.get<CachedSessions>(this.key('sessions'));
+    return this.storage.get<CachedSessions>(this.#key('sessions'));
   }
 
   saveSessions(value: CachedSessions) {
-    return this.storage.set(this.key('sessions'), value);
+    return this.storage.set(this.#key('sessions'), value);
   }
 
   async loadConversation(sessionId: string) {
-    return checkedConversation(await this.storage.get<CachedConversation>(this.key('conversation', sessionId)));
+    return checkedConversation(await this.storage.get<CachedConversation>(this.#key('conversation', sessionId)));
   }
 
   /** Every cached conversation of the visitor (for the history search). */
   async loadConversations(): Promise<CachedConversation[]> {
-    const stored = await this.storage.list<CachedConversation>(this.key('conversation'));
+    const stored = await this.storage.list<CachedConversation>(this.#key('conversation'));
     return stored.map(checkedConversation).filter((c): c is CachedConversation => !!c);
   }
 
@@ -119,10 +119,10 @@ export class HistoryCache {
    * bounds; for the current conversation, also its first-paint record.
    */
   async saveConversation(conversation: CachedConversation) {
-    const { base, userId } = this; // as when asked: a new visitor may be in use by the time the index is read
+    const [base, userId] = [this.#base, this.#userId]; // as when asked: a new visitor may be in use by the time the index is read
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
-    await this.storage.set(this.key('conversation', conversation.sessionId), { ...conversation, messages });
-    const index = await this.index();
+    await this.storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
+    const index = await this.#index();
     if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
     const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
@@ -135,17 +135,17 @@ export class HistoryCache {
       delete index.entries[id];
       evicted.push(id);
     }
-    await Promise.all(evicted.map((id) => this.storage.delete(this.key('conversation', id))));
-    await this.storage.set(this.key('index'), index);
+    await Promise.all(evicted.map((id) => this.storage.delete(this.#key('conversation', id))));
+    await this.storage.set(this.#key('index'), index);
   }
 
   /** sessionId → first line, for the history pane. */
   loadFirstLines() {
-    return this.storage.get<Record<string, string>>(this.key('firstlines'));
+    return this.storage.get<Record<string, string>>(this.#key('firstlines'));
   }
 
   saveFirstLines(lines: Record<string, string>) {
-    return this.storage.set(this.key('firstlines'), lines);
+    return this.storage.set(this.#key('firstlines'), lines);
   }
 
   /** Forgets everything cached for an endpoint, for every visitor. */

@@ -98,18 +98,18 @@ export class OutboxSender {
    * beside the pending bubble, since nothing else tells them apart; the conversation waits.
    */
   resumed: Promise<void> = Promise.resolve();
-  private confirmed: Confirmed[] = [];
-  private seq = 0;
-  private connection: Connection | undefined;
+  #confirmed: Confirmed[] = [];
+  #seq = 0;
+  #connection: Connection | undefined;
   /** The connection whose pump runs (one per connection; an ended one stops by itself). */
-  private pumping: Connection | undefined;
+  #pumping: Connection | undefined;
   /** The local id whose POST is on its way: a storage read must not replace it. */
-  private sending: string | undefined;
+  #sending: string | undefined;
   /** Changes this tab made to its entries, counted; and the count at each entry's latest change. */
-  private changes = 0;
-  private readonly changedAt = new Map<string, number>();
+  #changes = 0;
+  readonly #changedAt = new Map<string, number>();
   /** Redraws when the soonest 429 wait is over (Retry is disabled until then). */
-  private countdown: ReturnType<typeof setTimeout> | undefined;
+  #countdown: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly outbox: Outbox,
@@ -120,17 +120,17 @@ export class OutboxSender {
 
   /** Starts over for a connection: nothing of the previous one is shown or sent from here on. */
   use(connection: Connection | undefined) {
-    this.connection = connection;
+    this.#connection = connection;
     this.entries = [];
-    this.confirmed = [];
+    this.#confirmed = [];
     this.typing = false;
-    clearTimeout(this.countdown);
+    clearTimeout(this.#countdown);
     if (connection) this.outbox.use(connection.transport.base);
   }
 
   /** Confirmations so far: a revalidation notes it when it starts (see {@link reconcile}). */
   get confirmations() {
-    return this.seq;
+    return this.#seq;
   }
 
   /**
@@ -138,7 +138,7 @@ export class OutboxSender {
    * Resolves to the local id, or undefined when `chatbot-send` was cancelled.
    */
   async send(content: string, file?: string): Promise<string | undefined> {
-    const connection = this.connection;
+    const connection = this.#connection;
     if (!connection) return undefined;
     const host = this.context.host;
     const localId = newLocalId();
@@ -153,12 +153,12 @@ export class OutboxSender {
       ...(file ? { file } : {}),
       ...(host.userName ? { name: host.userName } : {}),
     };
-    this.touch(localId);
+    this.#touch(localId);
     this.entries = [...this.entries, entry];
     host.requestUpdate();
     // The key is in IndexedDB before the first attempt leaves: a reload at any later moment
     // resends with the same key.
-    await this.outbox.put(entry).finally(() => this.touch(localId));
+    await this.outbox.put(entry).finally(() => this.#touch(localId));
     if (connection.signal.aborted) return localId;
     this.context.changed();
     void this.pump();
@@ -171,9 +171,9 @@ export class OutboxSender {
     if (!entry || entry.state !== 'failed') return;
     if (entry.retryAt && entry.retryAt > Date.now()) return;
     const pending: OutboxEntry = { ...entry, state: 'pending', error: undefined, retryAt: undefined };
-    this.touch(localId);
-    this.replace(pending);
-    await this.outbox.put(pending).finally(() => this.touch(localId));
+    this.#touch(localId);
+    this.#replace(pending);
+    await this.outbox.put(pending).finally(() => this.#touch(localId));
     this.context.changed();
     void this.pump();
   }
@@ -187,7 +187,7 @@ export class OutboxSender {
 
   /** Reads the outbox from storage, for {@link adopt} (once the reads that go with it are done). */
   async read(): Promise<OutboxRead> {
-    const changesBefore = this.changes;
+    const changesBefore = this.#changes;
     return { entries: await this.outbox.list(), changesBefore };
   }
 
@@ -198,28 +198,28 @@ export class OutboxSender {
    * clicked meanwhile would otherwise be undone by it.
    */
   adopt({ entries, changesBefore }: OutboxRead) {
-    const changedSince = (localId: string) => localId === this.sending || (this.changedAt.get(localId) ?? 0) > changesBefore;
+    const changedSince = (localId: string) => localId === this.#sending || (this.#changedAt.get(localId) ?? 0) > changesBefore;
     this.entries = [...entries.filter((e) => !changedSince(e.localId)), ...this.entries.filter((e) => changedSince(e.localId))].sort(
       byCreation,
     );
-    this.scheduleCountdown();
+    this.#scheduleCountdown();
   }
 
   /** Counts a change to an entry: when made in memory, and again once its storage write is done. */
-  private touch(localId: string) {
-    this.changedAt.set(localId, ++this.changes);
+  #touch(localId: string) {
+    this.#changedAt.set(localId, ++this.#changes);
   }
 
   /** After a 429 an entry waits until `retryAt`; the bubble's Retry is enabled again on a redraw then. */
-  private scheduleCountdown() {
-    clearTimeout(this.countdown);
+  #scheduleCountdown() {
+    clearTimeout(this.#countdown);
     const now = Date.now();
     const next = Math.min(...this.entries.map((e) => (e.retryAt && e.retryAt > now ? e.retryAt : Infinity)));
     if (!Number.isFinite(next)) return;
-    this.countdown = setTimeout(
+    this.#countdown = setTimeout(
       () => {
         this.context.host.requestUpdate();
-        this.scheduleCountdown();
+        this.#scheduleCountdown();
       },
       next - now + 20,
     );
@@ -227,9 +227,9 @@ export class OutboxSender {
 
   /** Sends pending entries one at a time, in order, until none is left or the connection ends. */
   async pump() {
-    const connection = this.connection;
-    if (!connection || this.pumping === connection) return;
-    this.pumping = connection;
+    const connection = this.#connection;
+    if (!connection || this.#pumping === connection) return;
+    this.#pumping = connection;
     const tried = new Set(this.entries.filter((e) => e.state === 'pending' && e.attempts > 0).map((e) => e.localId));
     let release: (() => void) | undefined;
     if (tried.size) this.resumed = new Promise<void>((resolve) => (release = resolve));
@@ -238,14 +238,14 @@ export class OutboxSender {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
         if (!tried.has(next.localId)) release?.();
-        await this.withLock(connection, () => this.deliver(connection, next.localId));
+        await this.#withLock(connection, () => this.deliver(connection, next.localId));
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
     } finally {
       release?.();
-      if (this.pumping === connection) {
-        this.pumping = undefined;
+      if (this.#pumping === connection) {
+        this.#pumping = undefined;
         this.typing = false;
         this.context.host.requestUpdate();
       }
@@ -253,30 +253,33 @@ export class OutboxSender {
   }
 
   /** Across tabs one sender at a time per endpoint; without Web Locks, one per tab. */
-  private async withLock(connection: Connection, action: () => Promise<void>) {
+  async #withLock(connection: Connection, action: () => Promise<void>) {
     const locks = navigator.locks as LockManager | undefined;
     if (!locks) return action();
     await locks.request(`chatbot-widget-outbox|${connection.transport.base}`, { signal: connection.signal }, action);
   }
 
-  /** One attempt at one entry, holding the lock. */
+  /**
+   * One attempt at one entry, holding the lock. A TypeScript `private`, not a `#` one like the
+   * others: test/widget/outbox-reads.test.ts takes this step directly.
+   */
   private async deliver(connection: Connection, localId: string) {
     const { signal, transport } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.outbox.get(localId);
     if (signal.aborted) return;
     if (!stored || stored.state !== 'pending') {
-      this.touch(localId); // newer than a read begun before another tab's change
-      if (stored) this.replace(stored);
+      this.#touch(localId); // newer than a read begun before another tab's change
+      if (stored) this.#replace(stored);
       else this.entries = this.entries.filter((e) => e.localId !== localId);
       this.context.host.requestUpdate();
       return;
     }
     const entry: OutboxEntry = { ...stored, attempts: stored.attempts + 1 };
     await this.outbox.put(entry);
-    this.replace(entry);
+    this.#replace(entry);
     this.typing = true;
-    this.sending = localId;
+    this.#sending = localId;
     try {
       for (let retry = 0; ; retry++) {
         try {
@@ -289,7 +292,7 @@ export class OutboxSender {
           // Ended meanwhile (reload, reset): the entry stays pending in the outbox, and whoever
           // picks it up sends the same key, which the handler answers without storing again.
           if (signal.aborted) return;
-          return await this.confirm(entry, answer);
+          return await this.#confirm(entry, answer);
         } catch (error) {
           const delay = GATEWAY_RETRY_DELAYS_MS[retry];
           if (error instanceof RequestFailure && GATEWAY_STATUSES.has(error.status) && delay !== undefined && !signal.aborted) {
@@ -301,16 +304,16 @@ export class OutboxSender {
       }
     } catch (error) {
       if (signal.aborted || isAbort(error)) return;
-      await this.fail(entry, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
+      await this.#fail(entry, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
     } finally {
-      this.sending = undefined;
+      this.#sending = undefined;
     }
   }
 
-  private async confirm(entry: OutboxEntry, answer: SendAnswer) {
+  async #confirm(entry: OutboxEntry, answer: SendAnswer) {
     const reply = typeof answer.data === 'string' ? answer.data : '';
     const stored = storedMessages(answer.stored);
-    this.confirmed.push({
+    this.#confirmed.push({
       localId: entry.localId,
       ...(stored ? { stored } : {}),
       content: entry.content,
@@ -318,11 +321,11 @@ export class OutboxSender {
       createdAt: entry.createdAt,
       reply,
       repliedAt: new Date().toISOString(),
-      seq: ++this.seq,
+      seq: ++this.#seq,
     });
     this.entries = this.entries.filter((e) => e.localId !== entry.localId);
     // Still the entry being sent until it is removed from storage; then a counted change.
-    await this.outbox.remove(entry.localId).finally(() => this.touch(entry.localId));
+    await this.outbox.remove(entry.localId).finally(() => this.#touch(entry.localId));
     this.typing = false;
     const host = this.context.host;
     host.requestUpdate();
@@ -331,7 +334,7 @@ export class OutboxSender {
     this.onConfirmed();
   }
 
-  private async fail(entry: OutboxEntry, error: RequestFailure) {
+  async #fail(entry: OutboxEntry, error: RequestFailure) {
     const failed: OutboxEntry = {
       ...entry,
       state: 'failed',
@@ -344,14 +347,14 @@ export class OutboxSender {
       ...(error.retryAfter ? { retryAt: Date.now() + error.retryAfter * 1000 } : {}),
     };
     await this.outbox.put(failed);
-    this.touch(entry.localId);
-    this.replace(failed);
-    this.scheduleCountdown();
+    this.#touch(entry.localId);
+    this.#replace(failed);
+    this.#scheduleCountdown();
     this.context.fail(error, entry.localId);
     this.context.changed();
   }
 
-  private replace(entry: OutboxEntry) {
+  #replace(entry: OutboxEntry) {
     this.entries = this.entries.map((e) => (e.localId === entry.localId ? entry : e));
     this.context.host.requestUpdate();
   }
@@ -372,21 +375,21 @@ export class OutboxSender {
    */
   reconcile(sessionId: string, server: readonly Message[], seenSeq: number) {
     const ids = new Set(server.map((m) => m.id));
-    const before = this.confirmed.length;
-    this.confirmed = this.confirmed.filter((c) => {
+    const before = this.#confirmed.length;
+    this.#confirmed = this.#confirmed.filter((c) => {
       if (!c.stored) return c.seq > seenSeq;
       if (held(c, ids)) return false;
       return !(c.seq <= seenSeq && c.stored[0].chatSessionId !== sessionId);
     });
-    return this.confirmed.length !== before;
+    return this.#confirmed.length !== before;
   }
 
   /** The bubbles after the server's messages: confirmed ones not in `server` yet, then the outbox. */
   locals(server: readonly Message[]): ViewMessage[] {
     const list: ViewMessage[] = [];
-    if (this.confirmed.length) {
+    if (this.#confirmed.length) {
       const ids = new Set(server.map((m) => m.id));
-      for (const c of this.confirmed) {
+      for (const c of this.#confirmed) {
         if (held(c, ids)) continue;
         const [question, reply] = c.stored ?? [];
         list.push(

@@ -49,15 +49,15 @@ const usable = (entry: OutboxEntry) =>
 export const byCreation = (a: OutboxEntry, b: OutboxEntry) => (a.localId > b.localId ? 1 : a.localId < b.localId ? -1 : 0);
 
 export class Outbox {
-  private namespace = '';
+  #namespace = '';
   constructor(private readonly storage: KeyValueStorage) {}
 
   use(namespace: string) {
-    this.namespace = namespace;
+    this.#namespace = namespace;
   }
 
-  private get prefix() {
-    return `outbox|${this.namespace}|`;
+  get #prefix() {
+    return `outbox|${this.#namespace}|`;
   }
 
   /**
@@ -68,16 +68,16 @@ export class Outbox {
    * cover.
    */
   async list() {
-    const entries = (await this.storage.list<OutboxEntry>(this.prefix)).filter(usable);
-    return Promise.all(entries.map((entry) => this.withKey(entry))).then((list) => list.sort(byCreation));
+    const entries = (await this.storage.list<OutboxEntry>(this.#prefix)).filter(usable);
+    return Promise.all(entries.map((entry) => this.#withKey(entry))).then((list) => list.sort(byCreation));
   }
 
   async get(localId: string) {
-    const entry = await this.storage.get<OutboxEntry>(this.prefix + localId);
-    return entry && usable(entry) ? this.withKey(entry) : undefined;
+    const entry = await this.storage.get<OutboxEntry>(this.#prefix + localId);
+    return entry && usable(entry) ? this.#withKey(entry) : undefined;
   }
 
-  private async withKey(entry: OutboxEntry) {
+  async #withKey(entry: OutboxEntry) {
     if (typeof entry.key === 'string' && IDEMPOTENCY_KEY.test(entry.key)) return entry;
     const keyed = { ...entry, key: newIdempotencyKey() };
     await this.put(keyed);
@@ -85,15 +85,15 @@ export class Outbox {
   }
 
   put(entry: OutboxEntry) {
-    return this.storage.set(this.prefix + entry.localId, entry);
+    return this.storage.set(this.#prefix + entry.localId, entry);
   }
 
   remove(localId: string) {
-    return this.storage.delete(this.prefix + localId);
+    return this.storage.delete(this.#prefix + localId);
   }
 
   clear() {
-    return this.storage.deletePrefix(this.prefix);
+    return this.storage.deletePrefix(this.#prefix);
   }
 }
 

@@ -13,10 +13,10 @@ export class SessionHistory {
   loading = false;
   /** sessionId → the session's first message. */
   firstLines = new Map<string, string>();
-  private pages = 0;
-  private connection: Connection | undefined;
-  private fetchingLines = false;
-  private readonly linesWanted = new Map<string, ChatSession>();
+  #pages = 0;
+  #connection: Connection | undefined;
+  #fetchingLines = false;
+  readonly #linesWanted = new Map<string, ChatSession>();
 
   constructor(
     private readonly cache: HistoryCache,
@@ -25,20 +25,20 @@ export class SessionHistory {
 
   /** Starts over for a connection (nothing shown until {@link restore} or a fetch). */
   use(connection: Connection | undefined) {
-    this.connection = connection;
+    this.#connection = connection;
     this.sessions = [];
-    this.pages = 0;
+    this.#pages = 0;
     this.hasMore = false;
     this.loading = false;
     this.firstLines = new Map();
-    this.linesWanted.clear();
+    this.#linesWanted.clear();
   }
 
   /** Shows what the cache held. */
   restore(cached: CachedSessions | undefined, lines: Record<string, string> | undefined) {
     if (lines) for (const [id, line] of Object.entries(lines)) if (typeof line === 'string') this.firstLines.set(id, line);
     this.sessions = cached?.sessions ?? [];
-    this.pages = cached?.pagesLoaded ?? 0;
+    this.#pages = cached?.pagesLoaded ?? 0;
     this.hasMore = !!cached && cached.pagesLoaded < cached.totalPages;
   }
 
@@ -50,21 +50,21 @@ export class SessionHistory {
     for (const s of page === 1 ? this.sessions : response.data) if (!merged.has(s.id)) merged.set(s.id, s);
     if (page > 1) for (const s of response.data) merged.set(s.id, s);
     this.sessions = [...merged.values()].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt));
-    this.pages = Math.max(page, page === 1 ? Math.min(this.pages, response.totalPages) || 1 : this.pages);
-    this.hasMore = this.pages < response.totalPages;
-    void this.cache.saveSessions({ sessions: this.sessions, totalPages: response.totalPages, pagesLoaded: this.pages });
-    void this.fetchFirstLines(connection, response.data);
+    this.#pages = Math.max(page, page === 1 ? Math.min(this.#pages, response.totalPages) || 1 : this.#pages);
+    this.hasMore = this.#pages < response.totalPages;
+    void this.cache.saveSessions({ sessions: this.sessions, totalPages: response.totalPages, pagesLoaded: this.#pages });
+    void this.#fetchFirstLines(connection, response.data);
   }
 
   /** Loads the next page of the history pane (`first`: page 1 again, on opening it). */
   async loadMore(first = false) {
-    const connection = this.connection;
+    const connection = this.#connection;
     if (!connection || this.loading || (!first && !this.hasMore)) return;
     if (!(await connection.transport.storedIdentity()) || connection.signal.aborted) return;
     this.loading = true;
     this.context.host.requestUpdate();
     try {
-      const page = first ? 1 : this.pages + 1;
+      const page = first ? 1 : this.#pages + 1;
       const response = await connection.transport.request<SessionListResponse>('GET', '/sessions', {
         query: { page, pageSize: this.context.host.pageSize },
         signal: connection.signal,
@@ -73,7 +73,7 @@ export class SessionHistory {
     } catch (error) {
       if (error instanceof RequestFailure && !connection.signal.aborted) this.context.fail(error);
     } finally {
-      if (this.connection === connection) this.loading = false;
+      if (this.#connection === connection) this.loading = false;
       this.context.host.requestUpdate();
     }
   }
@@ -82,16 +82,16 @@ export class SessionHistory {
    * Session records carry no text; the pane shows each session's first message, read once (it
    * never changes) as the last one-message page of the session, and kept in IndexedDB.
    */
-  private async fetchFirstLines(connection: Connection, sessions: readonly ChatSession[]) {
+  async #fetchFirstLines(connection: Connection, sessions: readonly ChatSession[]) {
     for (const session of sessions)
-      if (!this.firstLines.has(session.id) && session.messageCount > 0) this.linesWanted.set(session.id, session);
-    if (this.fetchingLines) return;
-    this.fetchingLines = true;
+      if (!this.firstLines.has(session.id) && session.messageCount > 0) this.#linesWanted.set(session.id, session);
+    if (this.#fetchingLines) return;
+    this.#fetchingLines = true;
     try {
       // Sessions wanted while the lines are being written down are fetched on the next pass.
-      while (this.linesWanted.size) {
-        for (const [id, session] of this.linesWanted) {
-          this.linesWanted.delete(id);
+      while (this.#linesWanted.size) {
+        for (const [id, session] of this.#linesWanted) {
+          this.#linesWanted.delete(id);
           const response = await connection.transport.request<MessageListResponse>('GET', '/messages', {
             query: { sessionId: id, page: session.messageCount, pageSize: 1 },
             signal: connection.signal,
@@ -107,9 +107,9 @@ export class SessionHistory {
       }
     } catch {
       // The date alone still identifies a session; lines are fetched again next time.
-      this.linesWanted.clear();
+      this.#linesWanted.clear();
     } finally {
-      this.fetchingLines = false;
+      this.#fetchingLines = false;
     }
   }
 }

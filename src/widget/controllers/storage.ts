@@ -21,29 +21,29 @@ export interface KeyValueStorage {
 
 class MemoryStorage implements KeyValueStorage {
   readonly persistent = false;
-  private readonly map = new Map<string, unknown>();
+  readonly #map = new Map<string, unknown>();
   async get<T>(key: string) {
-    return structuredClone(this.map.get(key)) as T | undefined;
+    return structuredClone(this.#map.get(key)) as T | undefined;
   }
   async set(key: string, value: unknown) {
-    this.map.set(key, structuredClone(value));
+    this.#map.set(key, structuredClone(value));
   }
   async update<T>(key: string, change: (current: T | undefined) => T) {
-    const next = change(structuredClone(this.map.get(key)) as T | undefined);
-    this.map.set(key, structuredClone(next));
+    const next = change(structuredClone(this.#map.get(key)) as T | undefined);
+    this.#map.set(key, structuredClone(next));
     return next;
   }
   async delete(key: string) {
-    this.map.delete(key);
+    this.#map.delete(key);
   }
   async deletePrefix(prefix: string) {
-    for (const key of [...this.map.keys()]) if (key.startsWith(prefix)) this.map.delete(key);
+    for (const key of [...this.#map.keys()]) if (key.startsWith(prefix)) this.#map.delete(key);
   }
   async list<T>(prefix: string) {
-    return [...this.map.keys()]
+    return [...this.#map.keys()]
       .filter((key) => key.startsWith(prefix))
       .sort()
-      .map((key) => structuredClone(this.map.get(key)) as T);
+      .map((key) => structuredClone(this.#map.get(key)) as T);
   }
 }
 
@@ -52,39 +52,39 @@ const range = (prefix: string) => IDBKeyRange.bound(prefix, prefix + '\uffff');
 
 /** IndexedDB with a silent switch to memory on the first failure, so a broken store never breaks the chat. */
 class FallbackStorage implements KeyValueStorage {
-  private memory: MemoryStorage | undefined;
+  #memory: MemoryStorage | undefined;
   constructor(private readonly store: UseStore) {}
 
   get persistent() {
-    return !this.memory;
+    return !this.#memory;
   }
 
-  private async run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
-    if (!this.memory) {
+  async #run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
+    if (!this.#memory) {
       try {
         return await action(this.store);
       } catch {
-        this.memory = new MemoryStorage();
+        this.#memory = new MemoryStorage();
       }
     }
-    return fallback(this.memory);
+    return fallback(this.#memory);
   }
 
   get<T>(key: string) {
-    return this.run(
+    return this.#run(
       (s) => get<T>(key, s),
       (m) => m.get<T>(key),
     );
   }
   set(key: string, value: unknown) {
-    return this.run(
+    return this.#run(
       (s) => set(key, value, s),
       (m) => m.set(key, value),
     );
   }
   update<T>(key: string, change: (current: T | undefined) => T) {
     let next: T;
-    return this.run(
+    return this.#run(
       async (s) => {
         await update<T>(key, (current) => (next = change(current)), s);
         return next;
@@ -93,19 +93,19 @@ class FallbackStorage implements KeyValueStorage {
     );
   }
   delete(key: string) {
-    return this.run(
+    return this.#run(
       (s) => del(key, s),
       (m) => m.delete(key),
     );
   }
   deletePrefix(prefix: string) {
-    return this.run(
+    return this.#run(
       (s) => s('readwrite', (store) => promisifyRequest(store.delete(range(prefix)))),
       (m) => m.deletePrefix(prefix),
     );
   }
   list<T>(prefix: string) {
-    return this.run(
+    return this.#run(
       (s) => s('readonly', (store) => promisifyRequest(store.getAll(range(prefix)) as IDBRequest<T[]>)),
       (m) => m.list<T>(prefix),
     );

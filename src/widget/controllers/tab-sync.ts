@@ -9,7 +9,7 @@
 export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identity' } | { type: 'unread' } | { type: 'left' };
 
 export class TabSync {
-  private channel: BroadcastChannel | undefined;
+  #channel: BroadcastChannel | undefined;
 
   constructor(private readonly onNote: (note: TabNote) => void) {}
 
@@ -17,18 +17,18 @@ export class TabSync {
   use(name: string) {
     this.close();
     if (typeof BroadcastChannel === 'undefined') return;
-    this.channel = new BroadcastChannel(`chatbot-widget|${name}`);
-    this.channel.onmessage = (event: MessageEvent<TabNote>) => {
+    this.#channel = new BroadcastChannel(`chatbot-widget|${name}`);
+    this.#channel.onmessage = (event: MessageEvent<TabNote>) => {
       if (event.data && typeof event.data.type === 'string') this.onNote(event.data);
     };
   }
 
   post(note: TabNote) {
-    this.channel?.postMessage(note);
+    this.#channel?.postMessage(note);
   }
 
   close() {
-    this.channel?.close();
-    this.channel = undefined;
+    this.#channel?.close();
+    this.#channel = undefined;
   }
 }

@@ -90,9 +90,9 @@ function describe(body: unknown): string {
 export class Transport {
   /** The handler's base URL, absolute, without a trailing slash. */
   readonly base: string;
-  private identity: VisitorIdentity | undefined;
-  private issuing: Promise<VisitorIdentity> | undefined;
-  private loaded: Promise<void> | undefined;
+  #identity: VisitorIdentity | undefined;
+  #issuing: Promise<VisitorIdentity> | undefined;
+  #loaded: Promise<void> | undefined;
 
   constructor(
     endpoint: string,
@@ -105,47 +105,47 @@ export class Transport {
     this.base = new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
   }
 
-  private get identityKey() {
+  get #identityKey() {
     return `identity|${this.base}`;
   }
 
   /** The stored identity, if any, without asking the server. */
   async storedIdentity(): Promise<VisitorIdentity | undefined> {
-    this.loaded ??= this.storage.get<VisitorIdentity>(this.identityKey).then((stored) => {
-      if (!this.identity && stored?.token && stored.userId) this.identity = stored;
+    this.#loaded ??= this.storage.get<VisitorIdentity>(this.#identityKey).then((stored) => {
+      if (!this.#identity && stored?.token && stored.userId) this.#identity = stored;
     });
-    await this.loaded;
-    return this.identity;
+    await this.#loaded;
+    return this.#identity;
   }
 
   /** The identity, asking `/visitor` for one when there is none yet. */
   async ensureIdentity(signal?: AbortSignal): Promise<VisitorIdentity> {
-    return (await this.storedIdentity()) ?? this.issue(signal);
+    return (await this.storedIdentity()) ?? this.#issue(signal);
   }
 
   /** Asks `/visitor` for an identity; given the current token the handler renews it. */
-  private issue(signal?: AbortSignal, previous?: VisitorIdentity): Promise<VisitorIdentity> {
-    this.issuing ??= (async () => {
+  #issue(signal?: AbortSignal, previous?: VisitorIdentity): Promise<VisitorIdentity> {
+    this.#issuing ??= (async () => {
       try {
-        const body = await this.raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
+        const body = await this.#raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
         const data = body.data;
         if (!data || typeof data.token !== 'string' || typeof data.userId !== 'string') {
           throw new RequestFailure('identity', 200, 'No visitor identity sent.');
         }
-        const changed = data.userId !== this.identity?.userId;
+        const changed = data.userId !== this.#identity?.userId;
         // The first-paint record must never outlive its visitor: unnamed before the identity
         // changes, named again once the new one is stored.
         if (changed) rememberVisitor(this.base, undefined);
-        this.identity = { token: data.token, userId: data.userId };
-        await this.storage.set(this.identityKey, this.identity);
+        this.#identity = { token: data.token, userId: data.userId };
+        await this.storage.set(this.#identityKey, this.#identity);
         this.nameVisitor();
-        if (changed) this.onIdentity(this.identity);
-        return this.identity;
+        if (changed) this.onIdentity(this.#identity);
+        return this.#identity;
       } finally {
-        this.issuing = undefined;
+        this.#issuing = undefined;
       }
     })();
-    return this.issuing;
+    return this.#issuing;
   }
 
   /**
@@ -156,28 +156,28 @@ export class Transport {
    */
   async revokeIdentity(): Promise<boolean> {
     const identity = await this.storedIdentity();
-    if (!identity || (await this.revoke(identity.token))) return true;
-    const waiting = (await this.storage.get<string[]>(this.revokeKey)) ?? [];
-    await this.storage.set(this.revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
+    if (!identity || (await this.#revoke(identity.token))) return true;
+    const waiting = (await this.storage.get<string[]>(this.#revokeKey)) ?? [];
+    await this.storage.set(this.#revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
     return false;
   }
 
   /** Revokes the tokens a reset could not revoke at the time. */
   async revokeForgotten() {
-    const waiting = await this.storage.get<string[]>(this.revokeKey);
+    const waiting = await this.storage.get<string[]>(this.#revokeKey);
     if (!Array.isArray(waiting) || !waiting.length) return;
     const left: string[] = [];
-    for (const token of waiting) if (typeof token === 'string' && !(await this.revoke(token))) left.push(token);
-    await (left.length ? this.storage.set(this.revokeKey, left) : this.storage.delete(this.revokeKey));
+    for (const token of waiting) if (typeof token === 'string' && !(await this.#revoke(token))) left.push(token);
+    await (left.length ? this.storage.set(this.#revokeKey, left) : this.storage.delete(this.#revokeKey));
   }
 
-  private get revokeKey() {
+  get #revokeKey() {
     return `revoke|${this.base}`;
   }
 
-  private async revoke(token: string): Promise<boolean> {
+  async #revoke(token: string): Promise<boolean> {
     try {
-      await this.raw('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS }, token);
+      await this.#raw('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS }, token);
       return true;
     } catch (error) {
       // 401: no longer valid anyway (expired, or revoked by another tab). Anything else a 4xx
@@ -191,32 +191,32 @@ export class Transport {
    * identity is kept across reloads; where it lives in memory only, a reload has no visitor.
    */
   nameVisitor() {
-    rememberVisitor(this.base, this.storage.persistent ? this.identity?.userId : undefined);
+    rememberVisitor(this.base, this.storage.persistent ? this.#identity?.userId : undefined);
   }
 
   /** Forgets the identity here and in storage; the next call asks for a new one. */
   async forgetIdentity() {
     await this.storedIdentity();
     rememberVisitor(this.base, undefined);
-    this.identity = undefined;
-    await this.storage.delete(this.identityKey);
+    this.#identity = undefined;
+    await this.storage.delete(this.#identityKey);
   }
 
   /** A call with the visitor's token; a 401 renews the identity once and repeats the call. */
   async request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
     const identity = await this.ensureIdentity(options.signal);
     try {
-      return await this.raw<T>(method, path, options, identity.token);
+      return await this.#raw<T>(method, path, options, identity.token);
     } catch (error) {
       if (!(error instanceof RequestFailure) || error.status !== 401) throw error;
       // The token expired or the handler's key changed: /visitor renews it (same visitor if it
       // still can, a new one if not), and the call is made once more.
-      const renewed = await this.issue(options.signal, identity);
-      return this.raw<T>(method, path, options, renewed.token);
+      const renewed = await this.#issue(options.signal, identity);
+      return this.#raw<T>(method, path, options, renewed.token);
     }
   }
 
-  private async raw<T>(method: string, path: string, options: RequestOptions, token?: string): Promise<T> {
+  async #raw<T>(method: string, path: string, options: RequestOptions, token?: string): Promise<T> {
     const url = new URL(this.base + path);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));

@@ -9,7 +9,7 @@ import type { KeyValueStorage } from './storage.js';
 export class UnreadReplies {
   /** The number the badge shows. */
   count = 0;
-  private key: string | undefined;
+  #key: string | undefined;
 
   constructor(
     private readonly storage: KeyValueStorage,
@@ -19,17 +19,17 @@ export class UnreadReplies {
 
   /** Counts for one endpoint (undefined: none). */
   use(base: string | undefined) {
-    this.key = base ? `unread|${base}` : undefined;
+    this.#key = base ? `unread|${base}` : undefined;
     this.count = 0;
   }
 
   /** Reads the stored count (on connecting, and when another tab changed it). */
   async load() {
-    const key = this.key;
+    const key = this.#key;
     if (!key) return;
     const stored = await this.storage.get<number>(key).catch(() => undefined);
     const count = typeof stored === 'number' && stored > 0 ? Math.floor(stored) : 0;
-    if (key === this.key && count !== this.count) {
+    if (key === this.#key && count !== this.count) {
       this.count = count;
       this.changed(false);
     }
@@ -37,17 +37,17 @@ export class UnreadReplies {
 
   /** A reply arrived that nobody saw. */
   async add() {
-    const key = this.key;
+    const key = this.#key;
     if (!key) return;
     const count = await this.storage.update<number>(key, (current) => (typeof current === 'number' && current > 0 ? current : 0) + 1);
-    if (key !== this.key) return;
+    if (key !== this.#key) return;
     this.count = count;
     this.changed(true);
   }
 
   /** The visitor sees the conversation: nothing is unread, in any tab. */
   async clear() {
-    const key = this.key;
+    const key = this.#key;
     if (!key) return;
     // This tab's count may be behind the stored one: clear what is stored, tell the others if it was set.
     let previous: number | undefined;

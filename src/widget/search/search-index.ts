@@ -56,10 +56,10 @@ function match(word: string, query: string): Match {
 export const queryTerms = (query: string) => [...new Set(tokenize(query).map((t) => t.term))];
 
 export class SearchIndex {
-  private readonly docs: Doc[] = [];
+  readonly #docs: Doc[] = [];
   /** word → (message → times it occurs). */
-  private readonly postings = new Map<string, Map<number, number>>();
-  private averageLength = 0;
+  readonly #postings = new Map<string, Map<number, number>>();
+  #averageLength = 0;
 
   /** Indexes the visitor's messages of `conversations` (the bot's answers are left out). */
   constructor(conversations: readonly CachedConversation[]) {
@@ -69,9 +69,9 @@ export class SearchIndex {
         if (message.senderType !== 'User' || typeof message.text !== 'string') continue;
         const tokens = tokenize(message.text);
         if (!tokens.length) continue;
-        const id = this.docs.length;
+        const id = this.#docs.length;
         const time = Date.parse(message.createdAt);
-        this.docs.push({
+        this.#docs.push({
           sessionId: conversation.sessionId,
           messageId: message.id,
           createdAt: message.createdAt,
@@ -81,37 +81,37 @@ export class SearchIndex {
         });
         total += tokens.length;
         for (const { term } of tokens) {
-          let posting = this.postings.get(term);
-          if (!posting) this.postings.set(term, (posting = new Map()));
+          let posting = this.#postings.get(term);
+          if (!posting) this.#postings.set(term, (posting = new Map()));
           posting.set(id, (posting.get(id) ?? 0) + 1);
         }
       }
     }
-    this.averageLength = total / (this.docs.length || 1);
+    this.#averageLength = total / (this.#docs.length || 1);
   }
 
   /** Messages indexed. */
   get size() {
-    return this.docs.length;
+    return this.#docs.length;
   }
 
   /** The best {@link MAX_HITS} messages for `query`, best first. */
   search(query: string, limit = MAX_HITS): SearchHit[] {
     const terms = queryTerms(query);
     if (!terms.length) return [];
-    const n = this.docs.length;
+    const n = this.#docs.length;
     // message → [query words found, of them whole, score]
     const found = new Map<number, [number, number, number]>();
     for (const term of terms) {
       // This query word's best match in each message.
       const best = new Map<number, [Match, number]>();
-      for (const [word, posting] of this.postings) {
+      for (const [word, posting] of this.#postings) {
         const kind = match(word, term);
         if (!kind) continue;
         const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
         const weight = kind === WHOLE ? 1 : PREFIX_WEIGHT;
         for (const [id, tf] of posting) {
-          const norm = tf + K1 * (1 - B + (B * this.docs[id]!.length) / this.averageLength);
+          const norm = tf + K1 * (1 - B + (B * this.#docs[id]!.length) / this.#averageLength);
           const score = weight * idf * ((tf * (K1 + 1)) / norm);
           const previous = best.get(id);
           if (!previous || kind > previous[0] || (kind === previous[0] && score > previous[1])) best.set(id, [kind, score]);
@@ -126,10 +126,10 @@ export class SearchIndex {
       }
     }
     return [...found]
-      .sort(([a, x], [b, y]) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || this.docs[b]!.time - this.docs[a]!.time)
+      .sort(([a, x], [b, y]) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || this.#docs[b]!.time - this.#docs[a]!.time)
       .slice(0, limit)
       .map(([id]) => {
-        const doc = this.docs[id]!;
+        const doc = this.#docs[id]!;
         const marks = tokenize(doc.text)
           .filter((token) => terms.some((term) => match(token.term, term)))
           .map((token): [number, number] => [token.start, token.end]);

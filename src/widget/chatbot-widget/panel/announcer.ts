@@ -13,26 +13,26 @@ const RESET_MS = 50;
 
 export class Announcer implements ReactiveController {
   text = '';
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
   }
 
   hostDisconnected() {
-    clearTimeout(this.timer);
+    clearTimeout(this.#timer);
     this.text = '';
   }
 
   /** Announces `text` politely. */
   say(text: string) {
-    clearTimeout(this.timer);
+    clearTimeout(this.#timer);
     this.text = '';
     this.host.requestUpdate();
-    this.timer = setTimeout(() => {
+    this.#timer = setTimeout(() => {
       this.text = text;
       this.host.requestUpdate();
-      this.timer = setTimeout(() => {
+      this.#timer = setTimeout(() => {
         this.text = '';
         this.host.requestUpdate();
       }, ANNOUNCEMENT_MS);

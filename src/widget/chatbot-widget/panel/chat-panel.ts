@@ -40,60 +40,60 @@ const QUOTA_NOTICE_AT = 3;
 
 export class ChatPanel {
   readonly chat: ChatController;
-  private readonly window: MessageWindow;
-  private readonly time: TimeFormat;
-  private readonly composer: Composer;
-  private readonly codeBlocks: ScrollableCode;
-  private readonly announcer: Announcer;
-  private readonly copy: CopyButtons;
-  private readonly feedback: FeedbackButtons;
-  private readonly quotaClock: QuotaClock;
-  private readonly search: HistorySearch;
-  private historyOpen = false;
+  readonly #window: MessageWindow;
+  readonly #time: TimeFormat;
+  readonly #composer: Composer;
+  readonly #codeBlocks: ScrollableCode;
+  readonly #announcer: Announcer;
+  readonly #copy: CopyButtons;
+  readonly #feedback: FeedbackButtons;
+  readonly #quotaClock: QuotaClock;
+  readonly #search: HistorySearch;
+  #historyOpen = false;
   /** A search result being opened: its message is shown, scrolled to and focused once rendered. */
-  private revealing: { key: string; shown: boolean } | undefined;
-  private connectedEndpoint: string | undefined;
-  private sessionObserver: IntersectionObserver | undefined;
+  #revealing: { key: string; shown: boolean } | undefined;
+  #connectedEndpoint: string | undefined;
+  #sessionObserver: IntersectionObserver | undefined;
 
   constructor(private readonly host: PanelHost) {
     this.chat = new ChatController(host, (failure, localId) => {
-      this.copy.failed = false; // the error line says the newest thing that went wrong
-      const detail = describeFailure(host.text, failure, localId, (resetAt) => this.quotaText(host.text, 0, resetAt));
+      this.#copy.failed = false; // the error line says the newest thing that went wrong
+      const detail = describeFailure(host.text, failure, localId, (resetAt) => this.#quotaText(host.text, 0, resetAt));
       emit(host, 'chatbot-error', detail);
       return detail;
     });
-    this.window = new MessageWindow(
+    this.#window = new MessageWindow(
       host,
       () => this.chat.conversation,
       () => host.pageSize,
     );
-    this.time = new TimeFormat(() => host.formatTag);
-    this.composer = new Composer(
+    this.#time = new TimeFormat(() => host.formatTag);
+    this.#composer = new Composer(
       host,
       (text, file) => void this.send(text, file),
-      () => (quotaExhausted(this.chat.quota) ? this.quotaText(host.text, 0, this.chat.quota.resetAt) : undefined),
+      () => (quotaExhausted(this.chat.quota) ? this.#quotaText(host.text, 0, this.chat.quota.resetAt) : undefined),
     );
-    this.announcer = new Announcer(host);
-    this.copy = new CopyButtons(host, this.announcer, (messageId) => emit(host, 'chatbot-copy', { messageId }));
-    this.feedback = new FeedbackButtons(host, this.chat, this.announcer);
-    this.quotaClock = new QuotaClock(host);
-    this.codeBlocks = new ScrollableCode(() => host.text.codeBlock);
-    this.search = new HistorySearch(host, () => this.chat.cachedConversations());
+    this.#announcer = new Announcer(host);
+    this.#copy = new CopyButtons(host, this.#announcer, (messageId) => emit(host, 'chatbot-copy', { messageId }));
+    this.#feedback = new FeedbackButtons(host, this.chat, this.#announcer);
+    this.#quotaClock = new QuotaClock(host);
+    this.#codeBlocks = new ScrollableCode(() => host.text.codeBlock);
+    this.#search = new HistorySearch(host, () => this.chat.cachedConversations());
     // The first paint fills the panel the element has drawn, measured while its layout is still
     // the last frame's (before the panel's styles join), so measuring costs nothing.
-    const panel = this.part('panel');
-    if (panel) this.window.measured(panel.clientHeight, panel.clientWidth);
-    this.listen(true);
+    const panel = this.#part('panel');
+    if (panel) this.#window.measured(panel.clientHeight, panel.clientWidth);
+    this.#listen(true);
     new FocusTrap(host, {
       active: () => host.mode === 'floating' && host.open,
-      container: () => this.part('panel'),
-      alwaysFocusable: () => this.composer.input,
+      container: () => this.#part('panel'),
+      alwaysFocusable: () => this.#composer.input,
       onEscape: () => {
-        if (this.historyOpen) {
+        if (this.#historyOpen) {
           // Back to the button that opened the pane (the disclosure pattern): focus on a row of
           // the pane would fall to the page's body once the pane hides, out of the widget.
-          this.part('history-button')?.focus();
-          this.historyOpen = false;
+          this.#part('history-button')?.focus();
+          this.#historyOpen = false;
           host.requestUpdate();
         } else {
           host.hide();
@@ -109,79 +109,79 @@ export class ChatPanel {
   }
 
   /** Whether the visitor can see the conversation in this tab now. */
-  private get seen() {
+  get #seen() {
     return this.host.isShown && document.visibilityState === 'visible';
   }
 
   /** A reply arrived: unread unless the visitor is looking. */
-  private readonly onReply = () => {
-    if (!this.seen) void this.chat.unread.add();
+  readonly #onReply = () => {
+    if (!this.#seen) void this.chat.unread.add();
   };
 
   /** Back to a tab showing the panel: what arrived meanwhile is seen now. */
-  private readonly onVisibility = () => {
-    if (this.seen) void this.chat.unread.clear();
+  readonly #onVisibility = () => {
+    if (this.#seen) void this.chat.unread.clear();
   };
 
-  private listen(on: boolean) {
+  #listen(on: boolean) {
     const method = on ? 'addEventListener' : 'removeEventListener';
-    this.host[method]('chatbot-reply', this.onReply);
-    document[method]('visibilitychange', this.onVisibility);
+    this.host[method]('chatbot-reply', this.#onReply);
+    document[method]('visibilitychange', this.#onVisibility);
   }
 
-  private part(name: string) {
+  #part(name: string) {
     return this.host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
   }
 
-  private get list() {
-    return this.part('messages');
+  get #list() {
+    return this.#part('messages');
   }
 
   /** Queues a message as the visitor (see `ChatbotWidget.send`). */
   async send(text: string, file?: string): Promise<string | undefined> {
-    await this.connectIfNeeded();
-    this.window.follow();
+    await this.#connectIfNeeded();
+    this.#window.follow();
     return this.chat.send(text, file);
   }
 
   /** Saves a conversation as Markdown (see `ChatbotWidget.downloadTranscript`). */
   async downloadTranscript(sessionId?: string): Promise<void> {
-    await this.connectIfNeeded();
+    await this.#connectIfNeeded();
     return downloadTranscript(this.chat, this.host, sessionId);
   }
 
   /** Forgets the visitor (see `ChatbotWidget.reset`). */
   async reset(): Promise<void> {
-    this.composer.clear();
-    this.historyOpen = false;
-    this.window.follow();
+    this.#composer.clear();
+    this.#historyOpen = false;
+    this.#window.follow();
     await this.chat.reset();
   }
 
   /** The element was attached again: the conversation reconnects on the next update. */
   connected() {
-    this.connectedEndpoint = undefined;
-    this.listen(true);
+    this.#connectedEndpoint = undefined;
+    this.#listen(true);
   }
 
   disconnected() {
-    this.listen(false);
-    this.sessionObserver?.disconnect();
-    this.codeBlocks.disconnect();
-    this.connectedEndpoint = undefined;
+    this.#listen(false);
+    this.#sessionObserver?.disconnect();
+    this.#codeBlocks.disconnect();
+    this.#connectedEndpoint = undefined;
   }
 
-  private connectIfNeeded() {
+  #connectIfNeeded() {
     const host = this.host;
-    if (this.connectedEndpoint === host.endpoint) return Promise.resolve();
-    this.connectedEndpoint = host.endpoint;
-    this.window.follow();
-    this.window.narrowNextPaint();
+    if (this.#connectedEndpoint === host.endpoint) return Promise.resolve();
+    this.#connectedEndpoint = host.endpoint;
+    this.#window.follow();
+    this.#window.narrowNextPaint();
     const connecting = this.chat.connect(host.endpoint, host.isShown);
     // Shown with nothing to draw yet, the formatters are built while IndexedDB reads the cache.
     // Bubbles from the first-paint record are drawn in this very task: its render builds the one
     // shape they need, the other waits for an idle moment.
-    this.time.prepare(host.isShown && this.chat.conversation.messages.length === 0);
+    this.#time.prepare(host.isShown && this.chat.conversation.messages.length === 0);
     return connecting;
   }
 
@@ -191,17 +191,17 @@ export class ChatPanel {
     // Lit keeps updating a detached element when asked (a late async continuation, a property
     // set by the page): only an attached one may connect, or a removed widget would come back to
     // life and write its stale view over what other tabs and elements stored since.
-    if (host.isConnected && (changed.has('endpoint') || this.connectedEndpoint === undefined)) void this.connectIfNeeded();
+    if (host.isConnected && (changed.has('endpoint') || this.#connectedEndpoint === undefined)) void this.#connectIfNeeded();
     // Closed, the panel stays drawn (hidden) so that opening only lays it out and paints it: it
     // waits with the newest bubbles, as few as fill the panel.
     if (changed.has('open') && !host.open && changed.get('open')) {
-      this.window.follow();
-      this.window.narrowNextPaint();
+      this.#window.follow();
+      this.#window.narrowNextPaint();
     }
-    if (host.isShown) this.window.rememberAnchor(this.list);
-    const revealing = this.revealing;
+    if (host.isShown) this.#window.rememberAnchor(this.#list);
+    const revealing = this.#revealing;
     if (revealing && !revealing.shown && this.chat.conversation.messages.some((m) => m.key === revealing.key)) {
-      this.window.reveal(revealing.key);
+      this.#window.reveal(revealing.key);
       revealing.shown = true;
     }
   }
@@ -212,19 +212,19 @@ export class ChatPanel {
     if (changed.has('mode') && host.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
     // Hidden, nothing is measured: every measure would lay out the page for a panel not seen.
     if (!host.isShown) return;
-    const list = this.list;
-    this.window.restoreScroll(list);
+    const list = this.#list;
+    this.#window.restoreScroll(list);
     // Laid out by now (restoring the scroll position measured it): what the next first paint fills.
-    if (list) this.window.measured(list.clientHeight, list.clientWidth);
-    this.focusRevealed(list);
-    this.observeSessions();
-    this.codeBlocks.update(
+    if (list) this.#window.measured(list.clientHeight, list.clientWidth);
+    this.#focusRevealed(list);
+    this.#observeSessions();
+    this.#codeBlocks.update(
       list,
-      this.window.rendered.map((m) => m.key),
+      this.#window.rendered.map((m) => m.key),
     );
-    this.window.widenAfterPaint();
+    this.#window.widenAfterPaint();
     // Another tab counted a reply this one shows: it is seen.
-    if (this.chat.unread.count > 0 && this.seen) void this.chat.unread.clear();
+    if (this.chat.unread.count > 0 && this.#seen) void this.chat.unread.clear();
   }
 
   /**
@@ -235,55 +235,55 @@ export class ChatPanel {
   opened(built = false) {
     // A panel not connected yet refreshes when it connects (shown). Otherwise the refresh is
     // asked once the opened panel is on screen: building the request would delay that frame.
-    if (this.connectedEndpoint !== undefined) void afterNextPaint().then(() => this.chat.conversation.revalidate());
+    if (this.#connectedEndpoint !== undefined) void afterNextPaint().then(() => this.chat.conversation.revalidate());
     void this.chat.unread.clear();
-    this.window.follow();
-    if (this.host.mode === 'floating') void (built ? afterNextPaint() : this.host.updateComplete).then(() => this.composer.input?.focus());
+    this.#window.follow();
+    if (this.host.mode === 'floating') void (built ? afterNextPaint() : this.host.updateComplete).then(() => this.#composer.input?.focus());
   }
 
   /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
-  private observeSessions() {
+  #observeSessions() {
     const sentinel = this.host.renderRoot.querySelector('.sessions-end');
-    this.sessionObserver?.disconnect();
-    if (!sentinel || !this.historyOpen) return;
-    this.sessionObserver ??= new IntersectionObserver((entries) => {
+    this.#sessionObserver?.disconnect();
+    if (!sentinel || !this.#historyOpen) return;
+    this.#sessionObserver ??= new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) void this.chat.history.loadMore();
     });
-    this.sessionObserver.observe(sentinel);
+    this.#sessionObserver.observe(sentinel);
   }
 
-  private readonly toggleHistory = () => {
-    this.historyOpen = !this.historyOpen;
-    if (this.historyOpen) {
+  readonly #toggleHistory = () => {
+    this.#historyOpen = !this.#historyOpen;
+    if (this.#historyOpen) {
       void this.chat.history.loadMore(true);
-      this.search.preload();
+      this.#search.preload();
     }
     this.host.requestUpdate();
   };
 
-  private openSession(sessionId: string) {
-    this.historyOpen = false;
-    this.revealing = undefined;
-    this.window.follow();
+  #openSession(sessionId: string) {
+    this.#historyOpen = false;
+    this.#revealing = undefined;
+    this.#window.follow();
     void this.chat.conversation.viewSession(sessionId);
     this.host.requestUpdate();
-    void this.host.updateComplete.then(() => this.list?.focus());
+    void this.host.updateComplete.then(() => this.#list?.focus());
   }
 
   /** Opens a search result: its conversation, at its message (see {@link focusRevealed}). */
-  private openHit(hit: SearchHit) {
-    this.historyOpen = false;
-    this.revealing = { key: hit.messageId, shown: false };
+  #openHit(hit: SearchHit) {
+    this.#historyOpen = false;
+    this.#revealing = { key: hit.messageId, shown: false };
     void this.chat.conversation.viewSession(hit.sessionId);
     this.host.requestUpdate();
   }
 
   /** The result's message is rendered: scrolled into view, marked `data-found` and focused. */
-  private focusRevealed(list: HTMLElement | undefined) {
-    if (!list || !this.revealing?.shown) return;
-    const message = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.revealing.key)}"]`);
+  #focusRevealed(list: HTMLElement | undefined) {
+    if (!list || !this.#revealing?.shown) return;
+    const message = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.#revealing.key)}"]`);
     if (!message) return;
-    this.revealing = undefined;
+    this.#revealing = undefined;
     for (const previous of list.querySelectorAll('[data-found]')) previous.removeAttribute('data-found');
     message.setAttribute('data-found', '');
     message.tabIndex = -1;
@@ -291,31 +291,31 @@ export class ChatPanel {
     message.focus({ preventScroll: true });
   }
 
-  private readonly backToChat = () => {
-    this.revealing = undefined;
-    this.window.follow();
+  readonly #backToChat = () => {
+    this.#revealing = undefined;
+    this.#window.follow();
     void this.chat.conversation.viewSession(undefined);
   };
 
-  private readonly onScroll = () => {
-    const list = this.list;
-    if (list) this.window.onScroll(list);
+  readonly #onScroll = () => {
+    const list = this.#list;
+    if (list) this.#window.onScroll(list);
   };
 
-  private readonly loadOlder = () => void this.window.loadOlder();
+  readonly #loadOlder = () => void this.#window.loadOlder();
 
   /** The header's download button: nothing to save yet is no error worth showing the visitor. */
-  private readonly onDownload = () => void this.downloadTranscript().catch(() => undefined);
+  readonly #onDownload = () => void this.downloadTranscript().catch(() => undefined);
 
-  private readonly dismissError = () => {
-    this.copy.failed = false;
-    this.composer.attachmentError = '';
+  readonly #dismissError = () => {
+    this.#copy.failed = false;
+    this.#composer.attachmentError = '';
     this.chat.dismissError();
   };
 
   /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
-  private quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
-    const time = this.time.format(new Date(resetAt).toISOString());
+  #quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
+    const time = this.#time.format(new Date(resetAt).toISOString());
     return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.host.formatTag, { time });
   }
 
@@ -327,27 +327,27 @@ export class ChatPanel {
     const c = chat.conversation;
     const floating = host.mode !== 'inline';
     const messages = c.messages;
-    const visible = this.window.slice(messages);
+    const visible = this.#window.slice(messages);
     const atTop = visible.length === 0 || visible[0]!.key === messages[0]?.key;
     const viewed = c.viewing ? chat.history.sessions.find((s) => s.id === c.viewing) : undefined;
     const messageContext: MessageViewContext = {
       dir: host.textDirection,
       t,
-      time: this.time,
+      time: this.#time,
       retry: (key) => void chat.retry(key),
-      copy: this.copy,
-      feedback: this.feedback,
+      copy: this.#copy,
+      feedback: this.#feedback,
     };
     const empty = messages.length === 0 && chat.ready && !c.viewing;
     const exhausted = quotaExhausted(chat.quota);
-    this.quotaClock.watch(chat.quota);
-    const error = (this.copy.failed && t.copyFailed) || this.composer.attachmentError || chat.error?.message;
+    this.#quotaClock.watch(chat.quota);
+    const error = (this.#copy.failed && t.copyFailed) || this.#composer.attachmentError || chat.error?.message;
     return html`<div part="header">
-        <button part="history-button" class="icon-button" type="button" aria-pressed=${this.historyOpen ? 'true' : 'false'}
-          aria-label=${this.historyOpen ? t.hideHistory : t.showHistory} @click=${this.toggleHistory}>${historyIcon}</button>
+        <button part="history-button" class="icon-button" type="button" aria-pressed=${this.#historyOpen ? 'true' : 'false'}
+          aria-label=${this.#historyOpen ? t.hideHistory : t.showHistory} @click=${this.#toggleHistory}>${historyIcon}</button>
         <h2 id="heading">${inertText(host.heading) || t.heading}</h2>
         <button part="download-button" class="icon-button" type="button" aria-label=${t.downloadTranscript}
-          ?disabled=${!messages.length} @click=${this.onDownload}>${downloadIcon}</button>
+          ?disabled=${!messages.length} @click=${this.#onDownload}>${downloadIcon}</button>
         ${
           floating
             ? html`<button part="close-button" class="icon-button" type="button" aria-label=${t.closeChat} @click=${() => host.hide()}>${closeIcon}</button>`
@@ -357,28 +357,28 @@ export class ChatPanel {
       <div class="body">
         ${renderHistoryPane({
           t,
-          time: this.time,
+          time: this.#time,
           formatTag: host.formatTag,
           history: chat.history,
-          open: this.historyOpen,
+          open: this.#historyOpen,
           shownSessionId: c.viewing ?? c.current?.sessionId,
-          openSession: (id) => this.openSession(id),
-          search: this.search,
-          openHit: (hit) => this.openHit(hit),
+          openSession: (id) => this.#openSession(id),
+          search: this.#search,
+          openHit: (hit) => this.#openHit(hit),
         })}
         <div class="chat">
           ${
             c.viewing
-              ? html`<div class="viewing"><span>${viewed ? this.time.format(viewed.createdAt, true) : ''}</span>
-                <button class="link-button" type="button" @click=${this.backToChat}>${t.backToChat}</button></div>`
+              ? html`<div class="viewing"><span>${viewed ? this.#time.format(viewed.createdAt, true) : ''}</span>
+                <button class="link-button" type="button" @click=${this.#backToChat}>${t.backToChat}</button></div>`
               : nothing
           }
           <div part="messages" role="log" aria-live="polite" aria-relevant="additions" aria-label=${t.messagesLabel}
-            tabindex="0" @scroll=${this.onScroll}>
+            tabindex="0" @scroll=${this.#onScroll}>
             ${
               atTop && c.hasOlder
                 ? html`<button part="load-older" class="link-button" type="button" ?disabled=${c.loadingOlder}
-                  @click=${this.loadOlder}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
+                  @click=${this.#loadOlder}>${c.loadingOlder ? t.loading : t.loadOlder}</button>`
                 : nothing
             }
             ${empty ? (inertText(host.greeting).trim() ? renderGreeting(host.greeting, t) : html`<p class="empty">${t.emptyConversation}</p>`) : nothing}
@@ -396,17 +396,17 @@ export class ChatPanel {
           ${empty ? renderSuggestions(host.suggestions, t, exhausted, (text) => void this.send(text)) : nothing}
           ${
             dayWindow(chat.quota) && chat.quota.remaining <= QUOTA_NOTICE_AT
-              ? html`<p part="quota-notice" id="quota-notice" class="note" role="status">${this.quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
+              ? html`<p part="quota-notice" id="quota-notice" class="note" role="status">${this.#quotaText(t, chat.quota.remaining, chat.quota.resetAt)}</p>`
               : nothing
           }
           ${
             error
               ? html`<div part="error" role="alert"><span>${error}</span>
-                <button type="button" @click=${this.dismissError}>${t.dismiss}</button></div>`
+                <button type="button" @click=${this.#dismissError}>${t.dismiss}</button></div>`
               : nothing
           }
-          ${this.announcer.render()}
-          ${this.composer.render(t, 'quota-notice')}
+          ${this.#announcer.render()}
+          ${this.#composer.render(t, 'quota-notice')}
         </div>
       </div>`;
   }

@@ -5,46 +5,46 @@
  * changes width (the panel resized, the viewport turned).
  */
 export class ScrollableCode {
-  private observer: ResizeObserver | undefined;
-  private watched: HTMLElement | undefined;
+  #observer: ResizeObserver | undefined;
+  #watched: HTMLElement | undefined;
   /** What {@link mark} last looked at. */
-  private signature = '';
+  #signature = '';
 
   /** @param label the accessible name of a scrollable block (read on each look: the language may change). */
   constructor(private readonly label: () => string) {}
 
   /** After an update: watches `list` for width changes and marks its code blocks if its bubbles changed. */
   update(list: HTMLElement | undefined, renderedKeys: readonly string[]) {
-    this.watch(list);
+    this.#watch(list);
     const signature = `${this.label()}|${renderedKeys.join('|')}`;
-    if (signature === this.signature) return;
-    this.signature = signature;
-    this.mark();
+    if (signature === this.#signature) return;
+    this.#signature = signature;
+    this.#mark();
   }
 
   disconnect() {
-    this.observer?.disconnect();
-    this.watched = undefined;
+    this.#observer?.disconnect();
+    this.#watched = undefined;
   }
 
-  private watch(list: HTMLElement | undefined) {
-    if (list === this.watched) return;
-    this.observer?.disconnect();
-    this.watched = list;
+  #watch(list: HTMLElement | undefined) {
+    if (list === this.#watched) return;
+    this.#observer?.disconnect();
+    this.#watched = list;
     if (!list || typeof ResizeObserver === 'undefined') return;
     let width = -1;
-    this.observer ??= new ResizeObserver((entries) => {
+    this.#observer ??= new ResizeObserver((entries) => {
       const next = entries[entries.length - 1]!.contentRect.width;
       if (next !== width) {
         width = next;
-        this.mark();
+        this.#mark();
       }
     });
-    this.observer.observe(list);
+    this.#observer.observe(list);
   }
 
-  private mark() {
-    const list = this.watched;
+  #mark() {
+    const list = this.#watched;
     if (!list) return;
     const label = this.label();
     for (const pre of list.querySelectorAll<HTMLElement>('.bubble pre')) {

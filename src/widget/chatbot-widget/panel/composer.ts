@@ -12,9 +12,9 @@ import type { PanelHost } from './panel-host.js';
  * nor Enter sends; what was typed stays for later.
  */
 export class Composer {
-  private draft = '';
-  private attachmentOpen = false;
-  private attachment = '';
+  #draft = '';
+  #attachmentOpen = false;
+  #attachment = '';
   /** Why the attachment's URL was refused, shown in the `error` part. */
   attachmentError = '';
 
@@ -31,19 +31,19 @@ export class Composer {
 
   /** Forgets what was typed (the visitor was reset). */
   clear() {
-    this.draft = '';
-    this.attachment = '';
+    this.#draft = '';
+    this.#attachment = '';
     this.attachmentError = '';
-    this.attachmentOpen = false;
+    this.#attachmentOpen = false;
   }
 
-  private readonly onSubmit = (event: Event) => {
+  readonly #onSubmit = (event: Event) => {
     event.preventDefault();
-    const text = this.draft.trim();
+    const text = this.#draft.trim();
     if (!text || this.blocked()) return;
     let file: string | undefined;
-    if (this.host.attachments && this.attachment.trim()) {
-      file = safeHref(this.attachment.trim(), undefined);
+    if (this.host.attachments && this.#attachment.trim()) {
+      file = safeHref(this.#attachment.trim(), undefined);
       if (!file || !/^https?:/.test(file)) {
         this.attachmentError = this.host.text.attachmentInvalid;
         this.host.requestUpdate();
@@ -58,24 +58,24 @@ export class Composer {
     input?.focus();
   };
 
-  private readonly onKeydown = (event: KeyboardEvent) => {
+  readonly #onKeydown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      this.onSubmit(event);
+      this.#onSubmit(event);
     }
   };
 
-  private readonly onInput = (event: Event) => {
-    this.draft = (event.target as HTMLTextAreaElement).value;
+  readonly #onInput = (event: Event) => {
+    this.#draft = (event.target as HTMLTextAreaElement).value;
     this.host.requestUpdate();
   };
 
-  private readonly onAttachmentInput = (event: Event) => {
-    this.attachment = (event.target as HTMLInputElement).value;
+  readonly #onAttachmentInput = (event: Event) => {
+    this.#attachment = (event.target as HTMLInputElement).value;
   };
 
-  private readonly toggleAttachment = () => {
-    this.attachmentOpen = !this.attachmentOpen;
+  readonly #toggleAttachment = () => {
+    this.#attachmentOpen = !this.#attachmentOpen;
     this.host.requestUpdate();
   };
 
@@ -83,13 +83,13 @@ export class Composer {
   render(t: WidgetStrings, describedBy?: string) {
     const attachments = this.host.attachments;
     const blocked = this.blocked();
-    return html`<form @submit=${this.onSubmit}>
+    return html`<form @submit=${this.#onSubmit}>
       ${
-        attachments && this.attachmentOpen
+        attachments && this.#attachmentOpen
           ? html`<div class="attachment">
             <label class="sr-only" for="attachment">${t.attachmentLabel}</label>
-            <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.attachment}
-              placeholder=${t.attachmentPlaceholder} @input=${this.onAttachmentInput} />
+            <input id="attachment" part="attachment-input" type="url" inputmode="url" .value=${this.#attachment}
+              placeholder=${t.attachmentPlaceholder} @input=${this.#onAttachmentInput} />
           </div>`
           : nothing
       }
@@ -97,14 +97,14 @@ export class Composer {
         ${
           attachments
             ? html`<button part="attach-button" class="icon-button" type="button" aria-label=${t.attach}
-              aria-pressed=${this.attachmentOpen ? 'true' : 'false'} @click=${this.toggleAttachment}>${clipIcon}</button>`
+              aria-pressed=${this.#attachmentOpen ? 'true' : 'false'} @click=${this.#toggleAttachment}>${clipIcon}</button>`
             : nothing
         }
         <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
           aria-describedby=${(blocked && describedBy) || nothing}
-          placeholder=${blocked ?? (this.host.placeholder || t.placeholder)} .value=${this.draft}
-          @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
-        <button part="send-button" type="submit" ?disabled=${!this.draft.trim() || !!blocked}>${t.send}</button>
+          placeholder=${blocked ?? (this.host.placeholder || t.placeholder)} .value=${this.#draft}
+          @input=${this.#onInput} @keydown=${this.#onKeydown}></textarea>
+        <button part="send-button" type="submit" ?disabled=${!this.#draft.trim() || !!blocked}>${t.send}</button>
       </div>
     </form>`;
   }

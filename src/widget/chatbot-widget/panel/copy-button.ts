@@ -24,8 +24,8 @@ export class CopyButtons {
   /** A copy failed: the panel's error line says so until dismissed, a copy works, or a newer error comes. */
   failed = false;
   /** The button that copied last, while it shows its check mark (`message id` or `message id|n`). */
-  private done: string | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #done: string | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: CopyHost,
@@ -39,10 +39,10 @@ export class CopyButtons {
     const copied = await copyText(text, this.host.renderRoot as ShadowRoot);
     this.failed = !copied;
     if (!copied) return this.host.requestUpdate();
-    clearTimeout(this.timer);
-    this.done = button;
-    this.timer = setTimeout(() => {
-      this.done = undefined;
+    clearTimeout(this.#timer);
+    this.#done = button;
+    this.#timer = setTimeout(() => {
+      this.#done = undefined;
       this.host.requestUpdate();
     }, DONE_MS);
     this.announcer.say(t.copied);
@@ -51,7 +51,7 @@ export class CopyButtons {
 
   /** The copy button of a bot message: copies its whole text as written (Markdown). */
   messageButton(messageId: string, text: string, t: WidgetStrings): TemplateResult {
-    return this.button('copy-button', t.copyMessage, messageId, () => void this.copy(text, messageId, messageId, t));
+    return this.#button('copy-button', t.copyMessage, messageId, () => void this.copy(text, messageId, messageId, t));
   }
 
   /**
@@ -62,13 +62,13 @@ export class CopyButtons {
     let n = 0;
     return (block: TemplateResult, code: string) => {
       const id = `${messageId}|${n++}`;
-      return html`<div class="code-block">${block}${this.button('code-copy-button', t.copyCode, id, () => void this.copy(code, messageId, id, t))}</div>`;
+      return html`<div class="code-block">${block}${this.#button('code-copy-button', t.copyCode, id, () => void this.copy(code, messageId, id, t))}</div>`;
     };
   }
 
-  private button(part: string, label: string, id: string, onClick: () => void): TemplateResult {
+  #button(part: string, label: string, id: string, onClick: () => void): TemplateResult {
     return html`<button part=${part} class="icon-button copy" type="button" aria-label=${label} @click=${onClick}>
-      ${this.done === id ? doneIcon : copyIcon}
+      ${this.#done === id ? doneIcon : copyIcon}
     </button>`;
   }
 }

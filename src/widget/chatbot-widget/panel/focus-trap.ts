@@ -27,14 +27,14 @@ export class FocusTrap implements ReactiveController {
   }
 
   hostConnected() {
-    this.host.addEventListener('keydown', this.onKeydown);
+    this.host.addEventListener('keydown', this.#onKeydown);
   }
 
   hostDisconnected() {
-    this.host.removeEventListener('keydown', this.onKeydown);
+    this.host.removeEventListener('keydown', this.#onKeydown);
   }
 
-  private readonly onKeydown = (event: KeyboardEvent) => {
+  readonly #onKeydown = (event: KeyboardEvent) => {
     if (!this.options.active()) return;
     if (event.key === 'Escape') {
       event.preventDefault();

@@ -28,10 +28,10 @@ export class HistorySearch {
   query = '';
   hits: SearchHit[] = [];
   /** The results are those of {@link query} (false while it is being searched, or empty). */
-  private done = false;
+  #done = false;
   /** The search code could not be fetched (offline before its first use). */
-  private unavailable = false;
-  private index: Promise<SearchIndex> | undefined;
+  #unavailable = false;
+  #index: Promise<SearchIndex> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -50,36 +50,36 @@ export class HistorySearch {
     );
     // A failed load (the chunk unreachable offline before first use) is tried again next time.
     building.catch(() => {
-      if (this.index === building) this.index = undefined;
+      if (this.#index === building) this.#index = undefined;
     });
-    this.index = building;
+    this.#index = building;
     if (this.query) void this.find(this.query);
   };
 
   async find(query: string) {
     this.query = query;
-    this.done = false;
-    this.unavailable = false;
+    this.#done = false;
+    this.#unavailable = false;
     if (!query.trim()) {
       this.hits = [];
       this.host.requestUpdate();
       return;
     }
-    if (!this.index) this.prepare();
+    if (!this.#index) this.prepare();
     let hits: SearchHit[];
     try {
-      hits = (await this.index!).search(query);
+      hits = (await this.#index!).search(query);
     } catch {
       // Said on screen; the next keystroke or focus tries to fetch it again.
       if (this.query === query) {
-        this.unavailable = true;
+        this.#unavailable = true;
         this.host.requestUpdate();
       }
       return;
     }
     if (this.query !== query) return;
     this.hits = hits;
-    this.done = true;
+    this.#done = true;
     this.host.requestUpdate();
   }
 
@@ -92,7 +92,7 @@ export class HistorySearch {
     return !!this.query.trim();
   }
 
-  private readonly onInputKeydown = (event: KeyboardEvent) => {
+  readonly #onInputKeydown = (event: KeyboardEvent) => {
     const input = event.currentTarget as HTMLInputElement;
     if (event.key === 'ArrowDown') {
       const first = input.closest('[role="search"]')?.querySelector<HTMLElement>('[part="search-result"]');
@@ -109,7 +109,7 @@ export class HistorySearch {
     }
   };
 
-  private readonly onResultKeydown = (event: KeyboardEvent) => {
+  readonly #onResultKeydown = (event: KeyboardEvent) => {
     const result = event.currentTarget as HTMLElement;
     const box = result.closest('[role="search"]')!;
     const results = [...box.querySelectorAll<HTMLElement>('[part="search-result"]')];
@@ -128,9 +128,9 @@ export class HistorySearch {
   };
 
   /** What the status line says: the count, "no results", or nothing before a search. */
-  private status(t: WidgetStrings, locale: string) {
-    if (this.unavailable) return t.errorUnreachable;
-    if (!this.done) return '';
+  #status(t: WidgetStrings, locale: string) {
+    if (this.#unavailable) return t.errorUnreachable;
+    if (!this.#done) return '';
     return this.hits.length ? plural(t, 'searchResults', this.hits.length, locale) : t.searchEmpty;
   }
 
@@ -139,8 +139,8 @@ export class HistorySearch {
       <label class="sr-only" for="search-input">${t.searchLabel}</label>
       <input id="search-input" part="search-input" type="search" autocomplete="off" placeholder=${t.searchPlaceholder}
         .value=${this.query} @focus=${this.prepare} @input=${(e: Event) => void this.find((e.target as HTMLInputElement).value)}
-        @keydown=${this.onInputKeydown} />
-      <p class=${(this.done && !this.hits.length) || this.unavailable ? 'note' : 'sr-only'} role="status">${this.status(t, locale)}</p>
+        @keydown=${this.#onInputKeydown} />
+      <p class=${(this.#done && !this.hits.length) || this.#unavailable ? 'note' : 'sr-only'} role="status">${this.#status(t, locale)}</p>
       ${
         this.hits.length
           ? html`<ul class="results">
@@ -149,7 +149,7 @@ export class HistorySearch {
               (hit) => hit.messageId,
               (hit) => html`<li>
                 <button part="search-result" type="button" data-session=${hit.sessionId} data-message=${hit.messageId}
-                  @click=${() => open(hit)} @keydown=${this.onResultKeydown}>
+                  @click=${() => open(hit)} @keydown=${this.#onResultKeydown}>
                   <span class="date">${formatTime(hit.createdAt)}</span>
                   <span class="line">${hit.pieces.map((piece) => (piece.mark ? html`<mark>${inertText(piece.text)}</mark>` : inertText(piece.text)))}</span>
                 </button>

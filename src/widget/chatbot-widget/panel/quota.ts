@@ -20,8 +20,8 @@ export function quotaExhausted(quota: SendQuota | undefined): quota is SendQuota
 }
 
 export class QuotaClock implements ReactiveController {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private watched: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #watched: number | undefined;
 
   constructor(private readonly host: ReactiveControllerHost) {
     host.addController(this);
@@ -30,13 +30,13 @@ export class QuotaClock implements ReactiveController {
   /** Call on every render with the current quota: schedules the update at its reset time. */
   watch(quota: SendQuota | undefined) {
     const until = quotaExhausted(quota) ? quota.resetAt : undefined;
-    if (until === this.watched) return;
-    clearTimeout(this.timer);
-    this.watched = until;
+    if (until === this.#watched) return;
+    clearTimeout(this.#timer);
+    this.#watched = until;
     if (until === undefined) return;
-    this.timer = setTimeout(
+    this.#timer = setTimeout(
       () => {
-        this.watched = undefined;
+        this.#watched = undefined;
         this.host.requestUpdate();
       },
       Math.min(MAX_TIMER_MS, until - Date.now() + 50),
@@ -44,7 +44,7 @@ export class QuotaClock implements ReactiveController {
   }
 
   hostDisconnected() {
-    clearTimeout(this.timer);
-    this.watched = undefined;
+    clearTimeout(this.#timer);
+    this.#watched = undefined;
   }
 }

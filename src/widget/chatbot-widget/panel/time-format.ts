@@ -5,7 +5,7 @@ import { whenIdle } from '../../when-idle.js';
  * costs milliseconds to build and microseconds to use, so each shape is built once per language.
  */
 export class TimeFormat {
-  private readonly formatters = new Map<string, Intl.DateTimeFormat>();
+  readonly #formatters = new Map<string, Intl.DateTimeFormat>();
 
   /** @param tag the BCP 47 tag dates are written in (read on each call: the language may change). */
   constructor(private readonly tag: () => string) {}
@@ -19,14 +19,14 @@ export class TimeFormat {
       withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
     const tag = this.tag();
     const key = `${tag}|${full}`;
-    let formatter = this.formatters.get(key);
+    let formatter = this.#formatters.get(key);
     if (!formatter) {
       try {
         formatter = new Intl.DateTimeFormat(tag, { ...(full ? { dateStyle: 'medium' } : {}), timeStyle: 'short' });
       } catch {
         formatter = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
       }
-      this.formatters.set(key, formatter);
+      this.#formatters.set(key, formatter);
     }
     return formatter.format(date);
   }

@@ -19,23 +19,23 @@ const EDGE = 120;
  */
 export class MessageWindow {
   /** Key of the oldest rendered bubble; undefined: the newest {@link WINDOW}. */
-  private firstKey: string | undefined;
+  #firstKey: string | undefined;
   /** Key of the newest rendered bubble; undefined: follow the newest message. */
-  private lastKey: string | undefined;
-  private stickToBottom = true;
-  private anchor: { key: string; offset: number } | undefined;
+  #lastKey: string | undefined;
+  #stickToBottom = true;
+  #anchor: { key: string; offset: number } | undefined;
   /** Key of the newest bubble rendered when the scroll was last restored: a bubble after it is new. */
-  private newest: string | undefined;
+  #newest: string | undefined;
   /** The slice the last render drew. */
   rendered: ViewMessage[] = [];
   /**
    * The next paint (after connecting, or while closed) shows only the newest bubbles that fill
    * the list (see {@link firstWindow}); the window widens to {@link WINDOW} right after it.
    */
-  private narrow = true;
+  #narrow = true;
   /** The box those bubbles fill (px): the list's, once measured; before, the panel's or the viewport's. */
-  private fill = { height: innerHeight || 800, width: 360 };
-  private widening: Promise<void> | undefined;
+  #fill = { height: innerHeight || 800, width: 360 };
+  #widening: Promise<void> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -45,18 +45,18 @@ export class MessageWindow {
 
   /** Back to the newest messages, following new ones (a send, another conversation shown). */
   follow() {
-    this.firstKey = this.lastKey = undefined;
-    this.stickToBottom = true;
+    this.#firstKey = this.#lastKey = undefined;
+    this.#stickToBottom = true;
   }
 
   /** The next paint is a first one (connected, opened): keep it small. */
   narrowNextPaint() {
-    this.narrow = true;
+    this.#narrow = true;
   }
 
   /** The size of the box the first bubbles must fill, as last laid out (0 where not laid out: ignored). */
   measured(height: number, width: number) {
-    if (height > 0 && width > 0) this.fill = { height, width };
+    if (height > 0 && width > 0) this.#fill = { height, width };
   }
 
   /** Opens at `key`: the slice around it, no following. */
@@ -64,24 +64,24 @@ export class MessageWindow {
     const messages = this.conversation().messages;
     const i = messages.findIndex((m) => m.key === key);
     if (i < 0) return;
-    this.firstKey = messages[Math.max(0, i - STEP)]?.key;
-    this.lastKey = i + STEP >= messages.length - 1 ? undefined : messages[i + STEP]?.key;
-    this.stickToBottom = false;
+    this.#firstKey = messages[Math.max(0, i - STEP)]?.key;
+    this.#lastKey = i + STEP >= messages.length - 1 ? undefined : messages[i + STEP]?.key;
+    this.#stickToBottom = false;
   }
 
   /** The bounded slice of messages to render (and remembers it as {@link rendered}). */
   slice(messages: ViewMessage[]): ViewMessage[] {
     let end = messages.length;
-    if (this.lastKey) {
-      const i = messages.findIndex((m) => m.key === this.lastKey);
+    if (this.#lastKey) {
+      const i = messages.findIndex((m) => m.key === this.#lastKey);
       if (i >= 0) end = i + 1;
-      else this.lastKey = undefined;
+      else this.#lastKey = undefined;
     }
-    let start = Math.max(0, end - (this.narrow ? firstWindow(messages, end, this.fill) : WINDOW));
-    if (this.firstKey) {
-      const i = messages.findIndex((m) => m.key === this.firstKey);
+    let start = Math.max(0, end - (this.#narrow ? firstWindow(messages, end, this.#fill) : WINDOW));
+    if (this.#firstKey) {
+      const i = messages.findIndex((m) => m.key === this.#firstKey);
       if (i >= 0 && i < end) start = Math.min(start, i);
-      else this.firstKey = undefined;
+      else this.#firstKey = undefined;
     }
     if (end - start > MAX_RENDERED) start = end - MAX_RENDERED;
     this.rendered = messages.slice(start, end);
@@ -90,11 +90,11 @@ export class MessageWindow {
 
   /** Before an update: remembers the bubble at the top of the view, to keep it in place. */
   rememberAnchor(list: HTMLElement | undefined) {
-    this.anchor = undefined;
-    if (!list || this.stickToBottom) return;
+    this.#anchor = undefined;
+    if (!list || this.#stickToBottom) return;
     for (const el of list.querySelectorAll<HTMLElement>('[data-key]')) {
       if (el.offsetTop + el.offsetHeight > list.scrollTop) {
-        this.anchor = { key: el.dataset.key!, offset: el.offsetTop - list.scrollTop };
+        this.#anchor = { key: el.dataset.key!, offset: el.offsetTop - list.scrollTop };
         break;
       }
     }
@@ -109,26 +109,26 @@ export class MessageWindow {
     if (!list) return;
     const newest = this.rendered.at(-1);
     const reply =
-      this.stickToBottom && this.newest && newest?.sender === 'bot' && newest.key !== this.newest
+      this.#stickToBottom && this.#newest && newest?.sender === 'bot' && newest.key !== this.#newest
         ? list.querySelector<HTMLElement>(`[data-key="${CSS.escape(newest.key)}"]`)
         : null;
-    this.newest = newest?.key;
+    this.#newest = newest?.key;
     if (reply && reply.offsetHeight > list.clientHeight) {
       list.scrollTop = reply.offsetTop;
-      this.stickToBottom = false;
-    } else if (this.stickToBottom) list.scrollTop = list.scrollHeight;
-    else if (this.anchor) {
-      const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.anchor.key)}"]`);
-      if (el) list.scrollTop = el.offsetTop - this.anchor.offset;
+      this.#stickToBottom = false;
+    } else if (this.#stickToBottom) list.scrollTop = list.scrollHeight;
+    else if (this.#anchor) {
+      const el = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.#anchor.key)}"]`);
+      if (el) list.scrollTop = el.offsetTop - this.#anchor.offset;
     }
   }
 
   /** Once the first bubbles are on screen, renders the full window above them. */
   widenAfterPaint() {
-    if (!this.narrow || this.widening || !this.rendered.length) return;
-    this.widening = afterNextPaint().then(() => {
-      this.widening = undefined;
-      this.narrow = false;
+    if (!this.#narrow || this.#widening || !this.rendered.length) return;
+    this.#widening = afterNextPaint().then(() => {
+      this.#widening = undefined;
+      this.#narrow = false;
       this.host.requestUpdate();
     });
   }
@@ -138,25 +138,25 @@ export class MessageWindow {
     const conversation = this.conversation();
     const messages = conversation.messages;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
-    const [firstIndex, lastIndex] = this.renderedRange(messages);
+    const [firstIndex, lastIndex] = this.#renderedRange(messages);
     // At the end of a window that ends at the newest message (no `lastKey`): not "the last bubble
     // drawn is the newest message", which a message just added and not yet drawn (a reply while
     // this scroll event waited for its frame) would make false, and the list stop following.
-    this.stickToBottom = atBottom && !this.lastKey;
+    this.#stickToBottom = atBottom && !this.#lastKey;
     if (list.scrollTop < EDGE) {
       if (firstIndex > 0) {
         const start = Math.max(0, firstIndex - STEP);
-        this.firstKey = messages[start]?.key;
-        if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
-        this.stickToBottom = false;
+        this.#firstKey = messages[start]?.key;
+        if (lastIndex - start + 1 > MAX_RENDERED) this.#lastKey = messages[start + MAX_RENDERED - 1]?.key;
+        this.#stickToBottom = false;
         this.host.requestUpdate();
       } else if (conversation.hasOlder && !conversation.loadingOlder) {
         void this.loadOlder();
       }
-    } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.lastKey) {
+    } else if (list.scrollHeight - list.scrollTop - list.clientHeight < EDGE && this.#lastKey) {
       const end = Math.min(messages.length - 1, lastIndex + STEP);
-      this.lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
-      if (end - firstIndex + 1 > MAX_RENDERED) this.firstKey = messages[end - MAX_RENDERED + 1]?.key;
+      this.#lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
+      if (end - firstIndex + 1 > MAX_RENDERED) this.#firstKey = messages[end - MAX_RENDERED + 1]?.key;
       this.host.requestUpdate();
     }
   }
@@ -164,7 +164,7 @@ export class MessageWindow {
   /** Loads older messages (cache or server) and reveals what arrived above the oldest bubble. */
   async loadOlder() {
     const conversation = this.conversation();
-    this.stickToBottom = false;
+    this.#stickToBottom = false;
     const before = conversation.messages.length;
     const first = this.rendered[0];
     const last = this.rendered[this.rendered.length - 1];
@@ -180,12 +180,12 @@ export class MessageWindow {
       : messages.length;
     const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
     const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize()));
-    this.firstKey = messages[start]?.key;
-    if (lastIndex - start + 1 > MAX_RENDERED) this.lastKey = messages[start + MAX_RENDERED - 1]?.key;
+    this.#firstKey = messages[start]?.key;
+    if (lastIndex - start + 1 > MAX_RENDERED) this.#lastKey = messages[start + MAX_RENDERED - 1]?.key;
     this.host.requestUpdate();
   }
 
-  private renderedRange(messages: ViewMessage[]): [number, number] {
+  #renderedRange(messages: ViewMessage[]): [number, number] {
     const first = this.rendered[0];
     const last = this.rendered[this.rendered.length - 1];
     return [
