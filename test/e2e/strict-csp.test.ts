@@ -140,6 +140,47 @@ test('copying (through the fallback, the Clipboard API taken away) and rating wo
   await page.context().close();
 });
 
+test('a reload paints the conversation from the snapshot the page left, without a violation', async () => {
+  const { page, violations, consoleErrors } = await watchedPage();
+  // What the widget's first render draws, noted from the page's start (before the bundle runs).
+  await page.addInitScript(() => {
+    const seen = { snapshot: false, bubbles: 0 };
+    (globalThis as unknown as { __firstDraw: typeof seen }).__firstDraw = seen;
+    // Watched from the moment the element makes its shadow root, before its first render.
+    const attachShadow = Element.prototype.attachShadow;
+    Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
+      const root = attachShadow.call(this, init);
+      if (this.localName === 'chatbot-widget') {
+        new MutationObserver((_, observer) => {
+          const bubbles = root.querySelectorAll('[part~="message"]').length;
+          if (!bubbles) return;
+          observer.disconnect();
+          Object.assign(seen, { snapshot: Boolean(root.querySelector('.snapshot[inert] [part~="message"]')), bubbles });
+        }).observe(root, { childList: true, subtree: true });
+      }
+      return root;
+    };
+  });
+  await page.goto(origin + '/open');
+  await page.locator(part('input')).fill('Show me some Markdown');
+  await page.locator(part('input')).press('Enter');
+  await page.locator(part('message-bot')).last().waitFor({ timeout: 15_000 });
+  // The reply stored (the first-paint record holds it), then the page is loaded again.
+  await page.waitForFunction(() =>
+    Object.keys(localStorage).some((key) => key.startsWith('chatbot-widget|paint|') && localStorage.getItem(key)!.includes('bold')),
+  );
+  await page.reload();
+  await page.locator(part('input')).waitFor({ timeout: 10_000 });
+  const first = await page.evaluate(() => (globalThis as unknown as { __firstDraw: { snapshot: boolean; bubbles: number } }).__firstDraw);
+  assert.deepEqual(first, { snapshot: true, bubbles: 2 }, 'the first bubbles drawn were the snapshot: the question and its reply');
+  // Then the panel itself, with the reply's Markdown as elements.
+  assert.equal(await page.locator('chatbot-widget .snapshot').count(), 0, 'the snapshot gave way to the panel');
+  assert.equal(await page.locator(part('message-bot')).last().locator('strong').textContent(), 'bold');
+
+  await expectNoViolation(violations, consoleErrors);
+  await page.context().close();
+});
+
 test('controls: the same page refuses a style attribute and an HTML string, and allows CSSOM styles from script', async () => {
   const { page, violations } = await watchedPage();
   await page.goto(origin + '/');

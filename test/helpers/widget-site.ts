@@ -47,9 +47,10 @@ export async function startWidgetSite(options: WidgetSiteOptions): Promise<Widge
       authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
     }),
   );
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget site</title>
+  // `/`: the chat closed behind its launcher; `/open`: the page shows it open from the start.
+  const page = (open: boolean) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget site</title>
 <script type="module" src="/chatbot-widget.js"></script></head>
-<body><chatbot-widget endpoint="/chatbot" heading="Test site"></chatbot-widget></body></html>`;
+<body><chatbot-widget endpoint="/chatbot" heading="Test site"${open ? ' open' : ''}></chatbot-widget></body></html>`;
   let origin = '';
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -59,9 +60,9 @@ export async function startWidgetSite(options: WidgetSiteOptions): Promise<Widge
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
       return res.end(readFileSync(join(dirname(bundlePath), path.slice(1))));
     }
-    if (path === '/') {
+    if (path === '/' || path === '/open') {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...options.pageHeaders?.(origin) });
-      return res.end(page);
+      return res.end(page(path === '/open'));
     }
     res.writeHead(404).end();
   });

@@ -1,9 +1,10 @@
-import { LitElement, adoptStyles, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, adoptStyles, html, nothing, type CSSResultOrNative, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { formatCount, plural, withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
 import { chooseLocale, loadLocale, type LoadedLocale, type LocaleCode } from '../locales/index.js';
 import { emit } from '../emit.js';
+import { readSnapshot } from '../panel-snapshot.js';
 import { whenIdle } from '../when-idle.js';
 import { chatIcon, closeIcon } from './icons.js';
 import { shellStyles } from './shell.styles.js';
@@ -156,6 +157,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   #panelLoading: Promise<ChatPanel> | undefined;
   /** The panel's code could not be fetched (offline on first open). */
   @state() private panelFailed = false;
+  /** The panel as the visitor last saw it (panel-snapshot.ts), shown while its code loads. */
+  #snapshot: Node[] | undefined;
   /** Cancels the idle-time load of the panel's code, while it is scheduled. */
   #cancelIdleLoad: (() => void) | undefined;
 
@@ -236,8 +239,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
         const panel = new ChatPanel(this);
         // Removed while its code loaded: it listens to the page only once attached again.
         if (!this.isConnected) panel.disconnected();
-        adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, panelStyles]);
+        this.#adoptPanelStyles(panelStyles);
         this.panel = panel;
+        this.#snapshot = undefined;
         this.panelFailed = false;
         if (this.open) panel.opened(true);
         return panel;
@@ -249,6 +253,22 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       },
     );
     return this.#panelLoading;
+  }
+
+  /** The panel's styles join the element's: its code's, or a snapshot's. */
+  #adoptPanelStyles(styles: CSSResultOrNative) {
+    adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, styles]);
+  }
+
+  /**
+   * A reload of the element shown: the panel as the visitor last saw it is drawn in this first
+   * render, with its styles, until the panel's code draws it (panel-snapshot.ts).
+   */
+  #showSnapshot() {
+    const snapshot = readSnapshot(this.endpoint);
+    if (!snapshot) return;
+    this.#adoptPanelStyles(snapshot[0]);
+    this.#snapshot = snapshot[1];
   }
 
   /**
@@ -343,7 +363,10 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('lang') || !this.hasUpdated) this.#chooseLanguage();
+    if (!this.hasUpdated) {
+      this.#chooseLanguage();
+      if (this.isShown) this.#showSnapshot();
+    } else if (changed.has('lang')) this.#chooseLanguage();
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
     if (this.isConnected) this.#schedulePanel();
@@ -351,6 +374,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   protected override updated(changed: PropertyValues<this>) {
+    // A snapshot shows the end of the conversation, as the panel does.
+    if (this.#snapshot) this.renderRoot.querySelector('[part=messages]')?.scrollTo(0, 1e9);
     if (changed.has('open') && this.open !== Boolean(changed.get('open'))) {
       emit(this, this.open ? 'chatbot-open' : 'chatbot-close', {});
       if (this.open) this.panel?.opened();
@@ -390,7 +415,15 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${this.panel ? this.panel.render() : shown ? this.#renderPanelPending(t) : nothing}
+        ${
+          this.panel
+            ? this.panel.render()
+            : shown
+              ? this.#snapshot && !this.panelFailed
+                ? html`<div class="snapshot" inert>${this.#snapshot}</div>`
+                : this.#renderPanelPending(t)
+              : nothing
+        }
       </div>
     `;
   }

@@ -178,6 +178,9 @@ export const shellStyles = [
       border-radius: 0;
     }
   }
+  .snapshot {
+    display: contents;
+  }
   .loading {
     margin: auto;
     padding: 12px;

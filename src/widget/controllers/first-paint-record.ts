@@ -12,6 +12,7 @@
  * stored visitor is named (their user id; the identity itself, with its token, stays in IndexedDB).
  * A record is shown only when the two agree, and the identity read a moment later confirms it.
  */
+import { attempt, dropSnapshot, visitorKey } from '../panel-snapshot.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 
 /** Enough to fill a tall panel with short messages (the first paint draws as many as fill it). */
@@ -25,19 +26,6 @@ export interface FirstPaint {
 }
 
 const paintKey = (base: string) => `chatbot-widget|paint|${base}`;
-const visitorKey = (base: string) => `chatbot-widget|visitor|${base}`;
-
-/**
- * Runs a localStorage call. Where localStorage is missing or refused (sandboxed frames, disabled
- * storage, a full quota) there is simply no record: no error for the chat.
- */
-function attempt<T>(action: (storage: Storage) => T): T | undefined {
-  try {
-    return action(localStorage);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The endpoint's record, if it belongs to the endpoint's stored visitor; read synchronously. */
 export function readFirstPaint(base: string): FirstPaint | undefined {
@@ -55,8 +43,10 @@ export function readFirstPaint(base: string): FirstPaint | undefined {
 export function saveFirstPaint(base: string, userId: string, conversation: CachedConversation) {
   attempt((storage) => {
     if (storage.getItem(visitorKey(base)) !== userId) return; // written for a visitor no longer stored
-    // Gone first: where the origin's storage is full, no record rather than an outdated one.
+    // Gone first: where the origin's storage is full, no record rather than an outdated one. The
+    // panel's snapshot goes with it: it shows the record as it was (panel-snapshot.ts).
     storage.removeItem(paintKey(base));
+    dropSnapshot(base);
     for (let count = Math.min(FIRST_PAINT_MESSAGES, conversation.messages.length); count > 0; count = Math.floor(count / 2)) {
       const record: FirstPaint = { userId, conversation: { ...conversation, messages: conversation.messages.slice(-count) } };
       const text = JSON.stringify(record);
@@ -68,6 +58,7 @@ export function saveFirstPaint(base: string, userId: string, conversation: Cache
 /** The record no longer shows the current conversation (another one became current). */
 export function dropFirstPaint(base: string) {
   attempt((storage) => storage.removeItem(paintKey(base)));
+  dropSnapshot(base);
 }
 
 /**
@@ -79,6 +70,7 @@ export function rememberVisitor(base: string, userId: string | undefined) {
     if (storage.getItem(visitorKey(base)) === (userId ?? null)) return;
     // Both go first: if naming the new visitor fails, no name is left that an old tab could match.
     storage.removeItem(paintKey(base));
+    dropSnapshot(base);
     storage.removeItem(visitorKey(base));
     if (userId) storage.setItem(visitorKey(base), userId);
   });

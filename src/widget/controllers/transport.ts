@@ -7,6 +7,7 @@
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import { rememberVisitor } from './first-paint-record.js';
+import { endpointBase } from '../endpoint-base.js';
 import type { KeyValueStorage } from './storage.js';
 import type { ChatbotErrorKind } from '../events.js';
 
@@ -102,7 +103,7 @@ export class Transport {
     /** Called with the rate headers of each answer that has them (the send route's). */
     private readonly onQuota: (quota: SendQuota) => void = () => {},
   ) {
-    this.base = new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
+    this.base = endpointBase(endpoint);
   }
 
   get #identityKey() {

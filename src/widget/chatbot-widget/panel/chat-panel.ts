@@ -9,6 +9,9 @@ import { repeat } from 'lit/directives/repeat.js';
 import { ChatController } from '../../controllers/chat-controller.js';
 import { afterNextPaint } from '../../after-paint.js';
 import { emit } from '../../emit.js';
+import { endpointBase } from '../../endpoint-base.js';
+import { dropSnapshot, saveSnapshot } from '../../panel-snapshot.js';
+import { readFirstPaint } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
 import { closeIcon } from '../icons.js';
@@ -118,10 +121,42 @@ export class ChatPanel {
     if (!this.#seen) void this.chat.unread.add();
   };
 
-  /** Back to a tab showing the panel: what arrived meanwhile is seen now. */
+  /**
+   * Back to a tab showing the panel: what arrived meanwhile is seen now. Hidden (another tab, or
+   * the page going: a reload, a link): the panel as shown is the next load's first paint.
+   */
   readonly #onVisibility = () => {
     if (this.#seen) void this.chat.unread.clear();
+    else if (document.hidden) this.#keepSnapshot();
   };
+
+  /**
+   * Keeps the panel as shown for the next load to paint before its code is here
+   * (panel-snapshot.ts), if that code draws the same first: the current conversation at its end,
+   * as its first-paint record holds it, nothing unsent, nothing open or said over it. Otherwise
+   * no snapshot is kept.
+   */
+  #keepSnapshot() {
+    const base = endpointBase(this.host.endpoint);
+    const { chat } = this;
+    const list = this.#list;
+    const plain =
+      this.host.isShown &&
+      chat.ready &&
+      !this.#historyOpen &&
+      !chat.conversation.viewing &&
+      this.#window.following &&
+      !chat.sender.entries.length &&
+      !this.#part('error') &&
+      !this.#part('quota-notice') &&
+      readFirstPaint(base);
+    // The bubbles scrolled out of view above are left out: the first paint lays out what it shows.
+    const seen = (node: Node) =>
+      node.parentNode !== list || (node as HTMLElement).offsetTop + (node as HTMLElement).offsetHeight > list!.scrollTop;
+    const panel = this.#part('panel');
+    if (plain && panel) saveSnapshot(base, panel, String(panelStyles), seen);
+    else dropSnapshot(base);
+  }
 
   #listen(on: boolean) {
     const method = on ? 'addEventListener' : 'removeEventListener';

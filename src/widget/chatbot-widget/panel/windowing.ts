@@ -43,6 +43,11 @@ export class MessageWindow {
     private readonly pageSize: () => number,
   ) {}
 
+  /** The list shows the newest message and follows new ones. */
+  get following() {
+    return this.#stickToBottom;
+  }
+
   /** Back to the newest messages, following new ones (a send, another conversation shown). */
   follow() {
     this.#firstKey = this.#lastKey = undefined;

@@ -1,0 +1,176 @@
+// The panel's snapshot as the panel keeps it: when the page is hidden (a reload, a link, another
+// tab) with the panel showing the current conversation at its end, its visible DOM and styles go
+// to localStorage for the stored visitor, and the next load draws them in its first render until
+// the panel replaces them. Never when the panel is not what the next load draws first, and gone
+// whenever the conversation's first-paint record changes. (snapshot-loading.test.ts: the drawing
+// side, with the panel's code held back.)
+import type { ChatbotWidget } from '../../src/widget/index.js';
+import {
+  absoluteEndpoint,
+  assert,
+  bubbleTexts,
+  equal,
+  fakeMessage,
+  freshNamespace,
+  mount,
+  network,
+  part,
+  readFirstPaintRecord,
+  typeAndSend,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+  writeCachedConversation,
+} from './support/helpers.js';
+
+afterEach(() => {
+  pageHidden(false);
+  unmountAll();
+});
+
+/** The page hidden (as when it goes, or another tab is chosen) or shown again. */
+function pageHidden(hidden: boolean) {
+  const doc = document as unknown as { visibilityState?: string; hidden?: boolean };
+  if (hidden) {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+  } else {
+    delete doc.visibilityState;
+    delete doc.hidden;
+  }
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+/** The endpoint's snapshot as stored: visitor, styles, and its text. */
+function storedSnapshot(namespace: string) {
+  const text = localStorage.getItem(`chatbot-widget|snapshot|${absoluteEndpoint(namespace)}`);
+  if (!text) return undefined;
+  const [visitor, css] = JSON.parse(text) as [string, string];
+  return { visitor, css, text };
+}
+
+/** A cached conversation of 40 messages (`Message 0` … `Message 39`), offline, as a previous visit left it. */
+async function cachedConversation() {
+  const namespace = freshNamespace();
+  const messages = Array.from({ length: 40 }, (_, i) => ({ ...fakeMessage(i, 'cached-session', 'cached-visitor'), text: `Message ${i}` }));
+  await writeCachedConversation(namespace, messages, undefined, undefined, { firstPaint: true });
+  await network(namespace, 'down');
+  return namespace;
+}
+
+const ready = (el: ChatbotWidget) => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready;
+
+/** Mounts the widget and waits until its panel has read the cache. */
+async function mountReady(attributes: Record<string, string>, namespace: string) {
+  const { el } = await mount(attributes, namespace);
+  await waitFor(() => ready(el), 'the cache read');
+  await el.updateComplete;
+  return el;
+}
+
+/**
+ * Mounts the widget open, watched from before its first render: answers the texts of the first
+ * bubbles drawn, and whether they were the snapshot's (noted in the same task as that render).
+ */
+function mountWatchingFirstBubbles(namespace: string) {
+  const el = document.createElement('chatbot-widget') as ChatbotWidget;
+  el.setAttribute('endpoint', `/t/${namespace}/chatbot`);
+  el.setAttribute('open', '');
+  const first = new Promise<{ snapshot: boolean; texts: string[] }>((resolve) => {
+    const observer = new MutationObserver(() => {
+      const bubbles = [...el.shadowRoot!.querySelectorAll('[part~="message"]')];
+      if (!bubbles.length) return;
+      observer.disconnect();
+      resolve({ snapshot: Boolean(el.shadowRoot!.querySelector('.snapshot[inert]')), texts: bubbles.map((b) => b.textContent!.trim()) });
+    });
+    document.body.append(el);
+    observer.observe(el.shadowRoot!, { childList: true, subtree: true });
+  });
+  return { el, first };
+}
+
+describe('<chatbot-widget> snapshot', () => {
+  it('is kept when the page is hidden, and drawn by the next load until the panel replaces it', async () => {
+    const namespace = await cachedConversation();
+    const el = await mountReady({ open: '' }, namespace);
+    equal(storedSnapshot(namespace), undefined, 'none while the page is shown');
+    pageHidden(true);
+    const stored = storedSnapshot(namespace);
+    assert(stored, 'kept on hiding');
+    equal(stored.visitor, 'cached-visitor', 'for the stored visitor');
+    assert(stored.css.includes('[part=messages]'), 'with the panel’s styles');
+    assert(stored.text.includes('Message 39'), 'the newest message in it');
+    assert(!stored.text.includes('"Message 0"') && !stored.text.includes('Message 10'), 'not the bubbles scrolled out of view above');
+    pageHidden(false);
+    el.remove();
+
+    const { el: again, first } = mountWatchingFirstBubbles(namespace);
+    const drawn = await first;
+    assert(drawn.snapshot, 'the first bubbles drawn are the snapshot’s');
+    assert(drawn.texts.at(-1)!.includes('Message 39'), `the newest last: ${drawn.texts.at(-1)}`);
+    await waitFor(() => part(again, 'input') && !again.shadowRoot!.querySelector('.snapshot'), 'the panel in its place');
+    assert(bubbleTexts(again).at(-1)!.includes('Message 39'), 'the panel shows the same newest message');
+    again.remove();
+  });
+
+  it('is not kept when the next load would draw something else first', async () => {
+    const namespace = await cachedConversation();
+    const el = await mountReady({ open: '' }, namespace);
+    const cases: [string, () => Promise<void> | void, () => Promise<void> | void][] = [
+      ['the history pane open', () => part(el, 'history-button')!.click(), () => part(el, 'history-button')!.click()],
+      [
+        'the list scrolled up from its end',
+        async () => {
+          const list = part(el, 'messages')!;
+          list.scrollTop = 0;
+          list.dispatchEvent(new Event('scroll'));
+          await el.updateComplete;
+        },
+        async () => {
+          const list = part(el, 'messages')!;
+          list.scrollTop = list.scrollHeight;
+          list.dispatchEvent(new Event('scroll'));
+          await el.updateComplete;
+        },
+      ],
+      ['the chat closed', () => el.hide(), () => el.show()],
+    ];
+    for (const [state, enter, leave] of cases) {
+      await enter();
+      await el.updateComplete;
+      pageHidden(true);
+      equal(storedSnapshot(namespace), undefined, `${state}: none`);
+      pageHidden(false);
+      await leave();
+      await el.updateComplete;
+      pageHidden(true);
+      assert(storedSnapshot(namespace), `${state}, then back: kept`);
+      pageHidden(false);
+    }
+    // Offline: a message not sent, and the error that says so.
+    await typeAndSend(el, 'not sent');
+    await waitFor(() => part(el, 'message-failed'), 'the send failed');
+    pageHidden(true);
+    equal(storedSnapshot(namespace), undefined, 'a message not sent: none');
+  });
+
+  it('goes when the conversation changes (a reply), and on reset()', async () => {
+    const namespace = freshNamespace();
+    const { el } = await mount({ open: '' }, namespace);
+    await typeAndSend(el, 'first question');
+    await waitForReplies(el, 1);
+    await waitFor(() => ready(el) && readFirstPaintRecord(namespace).record, 'the reply stored');
+    pageHidden(true);
+    await waitFor(() => storedSnapshot(namespace), 'kept on hiding');
+    pageHidden(false);
+    await typeAndSend(el, 'second question');
+    await waitForReplies(el, 2);
+    await waitFor(() => !storedSnapshot(namespace), 'gone once the conversation changed');
+    await waitFor(() => readFirstPaintRecord(namespace).record?.conversation.messages.length === 4, 'the reply stored');
+    pageHidden(true);
+    assert(storedSnapshot(namespace)?.text.includes('second question'), 'kept again, with the reply');
+    pageHidden(false);
+    await el.reset();
+    equal(storedSnapshot(namespace), undefined, 'gone with the visitor');
+  });
+});
