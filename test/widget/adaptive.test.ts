@@ -42,6 +42,20 @@ describe('<chatbot-widget> on the visitor’s device', () => {
     assert(el.shadowRoot!.getAnimations().length > 0, 'animations run');
   });
 
+  it('rises into view when the visitor opens it, and is simply there on a page loaded with it open', async () => {
+    const { el: loadedOpen } = await mount({ open: '' });
+    equal(getComputedStyle(part(loadedOpen, 'panel')!).animationName, 'none', 'loaded open: its first frame shows it whole');
+    const { el } = await mount({});
+    el.show();
+    await el.updateComplete;
+    equal(getComputedStyle(part(el, 'panel')!).animationName, 'rise', 'opened');
+    el.hide();
+    await el.updateComplete;
+    el.show();
+    await el.updateComplete;
+    equal(getComputedStyle(part(el, 'panel')!).animationName, 'rise', 'opened again');
+  });
+
   it('honours prefers-reduced-motion: no animation or transition anywhere', async () => {
     await emulateMedia({ reducedMotion: 'reduce' });
     assert(matchMedia('(prefers-reduced-motion: reduce)').matches, 'the preference is emulated');

@@ -40,7 +40,10 @@ const CSS =
   "[part='messages']{overflow-y:auto;flex:1;position:relative}" +
   "[part~='message']{height:90px;color:rgb(1, 2, 3)}";
 
-/** Stores a snapshot of `visitor` for a fresh endpoint whose stored visitor is `stored`. */
+/**
+ * Stores a first-paint record of `visitor` carrying a snapshot (its styles and `nodes`), for a
+ * fresh endpoint whose stored visitor is `stored`.
+ */
 function writeSnapshot(
   nodes: unknown,
   { visitor = 'me', stored = 'me', css = CSS }: { visitor?: string; stored?: string; css?: string } = {},
@@ -48,7 +51,8 @@ function writeSnapshot(
   const namespace = freshNamespace();
   const base = absoluteEndpoint(namespace);
   localStorage.setItem(`chatbot-widget|visitor|${base}`, stored);
-  localStorage.setItem(`chatbot-widget|snapshot|${base}`, JSON.stringify([visitor, css, nodes]));
+  const conversation = { sessionId: 'snapshot-session', messages: [], totalItems: 0 };
+  localStorage.setItem(`chatbot-widget|paint|${base}`, JSON.stringify({ userId: visitor, conversation, snapshot: [css, nodes] }));
   return namespace;
 }
 
@@ -94,9 +98,18 @@ describe('<chatbot-widget> snapshot, before the panel’s code', () => {
     addEventListener('error', onError);
     addEventListener('unhandledrejection', onError);
     try {
-      for (const stored of ['{', '[1,2]', '["me", 5, 7]', '["me", "", [[1, 2, 3, 4]]]', 'null']) {
+      const records = [
+        '{',
+        'null',
+        '[1,2]',
+        '{"userId":"me","snapshot":5}',
+        '{"userId":"me","snapshot":["", 7]}',
+        '{"userId":"me","snapshot":["", [[1, 2, 3, 4]]]}',
+        '{"userId":null,"snapshot":["", []]}',
+      ];
+      for (const stored of records) {
         const namespace = writeSnapshot([]);
-        localStorage.setItem(`chatbot-widget|snapshot|${absoluteEndpoint(namespace)}`, stored);
+        localStorage.setItem(`chatbot-widget|paint|${absoluteEndpoint(namespace)}`, stored);
         const widget = await mountOpen(namespace);
         assert(widget.shadowRoot!.querySelector('.loading[role="status"]'), `${stored}: the loading line`);
         equal(widget.shadowRoot!.querySelector('.snapshot'), null, `${stored}: no snapshot`);
@@ -108,27 +121,53 @@ describe('<chatbot-widget> snapshot, before the panel’s code', () => {
     equal(errors.join('\n'), '');
   });
 
-  it('builds nothing that could act by itself: scripts, frames, plugins, event handler and style attributes', async () => {
+  it('builds only the elements and attributes the panel draws with: nothing that could run or load', async () => {
     const w = window as unknown as { __snapshotPwned?: number };
     const SVG = 'http://www.w3.org/2000/svg';
     const hostile: Tree[] = [
       el('script', {}, 'window.__snapshotPwned = 1'),
-      [SVG, 'script', [], ['window.__snapshotPwned = 2']],
-      el('iframe', { srcdoc: '<script>parent.__snapshotPwned = 3</script>' }),
-      el('object', { data: 'data:text/html,<script>parent.__snapshotPwned = 4</script>' }),
+      el('x:script', {}, 'window.__snapshotPwned = 2'), // a prefix: still a script
+      [SVG, 'script', [], ['window.__snapshotPwned = 3']],
+      el('iframe', { srcdoc: '<script>parent.__snapshotPwned = 4</script>' }),
+      el('x:iframe', { src: 'javascript:parent.__snapshotPwned = 5' }),
+      el('object', { data: 'data:text/html,x' }),
       el('embed', { src: 'data:text/html,x' }),
-      el('img', { src: 'data:,x', onerror: 'window.__snapshotPwned = 5', alt: 'kept' }),
-      el('div', { style: 'height:7px', class: 'styled' }),
+      el('img', { src: '/__snapshot-probe.png', onerror: 'window.__snapshotPwned = 6' }),
+      el('link', { rel: 'stylesheet', href: '/__snapshot-probe.css' }),
+      el('style', {}, '@import "/__snapshot-probe.css";'),
+      [SVG, 'image', [['href', '/__snapshot-probe.svg']], []],
+      el('chatbot-widget', { endpoint: '/elsewhere', open: '' }), // a custom element: not upgraded here
+      el(
+        'a',
+        {
+          href: 'javascript:window.__snapshotPwned = 7',
+          onclick: 'window.__snapshotPwned = 8',
+          style: 'height:7px',
+          class: 'kept',
+          formaction: 'x',
+        },
+        'a link',
+      ),
+      el('button', { onfocus: 'window.__snapshotPwned = 9', autofocus: '', part: 'kept-part' }, 'b'),
     ];
     const widget = await mountOpen(writeSnapshot(panelTree(1, hostile)));
     await new Promise((resolve) => setTimeout(resolve, 300)); // an image's error, a frame's load
     const snapshot = widget.shadowRoot!.querySelector('.snapshot')!;
-    equal(snapshot.querySelectorAll('script, iframe, object, embed').length, 0, 'no script, frame or plugin');
-    const img = snapshot.querySelector('img')!;
-    equal(img.getAttribute('alt'), 'kept', 'other attributes are kept');
-    equal(img.getAttribute('onerror'), null, 'no event handler');
-    equal(snapshot.querySelector('.styled')!.getAttribute('style'), null, 'no style attribute');
+    const names = [...snapshot.querySelectorAll('*')].map((e) => e.localName);
+    for (const name of ['script', 'iframe', 'object', 'embed', 'img', 'link', 'style', 'image', 'chatbot-widget']) {
+      assert(!names.includes(name), `no ${name}`);
+    }
+    const link = snapshot.querySelector('a')!;
+    equal(link.textContent, 'a link', 'the panel’s own elements are built');
+    equal(link.getAttribute('class'), 'kept', 'their look is kept');
+    equal(link.getAttribute('href'), '#', 'a link goes nowhere');
+    for (const name of ['onclick', 'style', 'formaction']) equal(link.getAttribute(name), null, `no ${name}`);
+    const button = snapshot.querySelector('button')!;
+    equal(button.getAttribute('part'), 'kept-part');
+    equal(button.getAttribute('onfocus'), null, 'no event handler');
     equal(w.__snapshotPwned, undefined, 'nothing ran');
+    const probes = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('__snapshot-probe'));
+    equal(probes.map((entry) => entry.name).join(' '), '', 'nothing loaded');
   });
 
   // Last: once released, this page has the panel's code.

@@ -41,12 +41,12 @@ function pageHidden(hidden: boolean) {
   document.dispatchEvent(new Event('visibilitychange'));
 }
 
-/** The endpoint's snapshot as stored: visitor, styles, and its text. */
+/** The snapshot the endpoint's first-paint record carries: whose, its styles, and its text. */
 function storedSnapshot(namespace: string) {
-  const text = localStorage.getItem(`chatbot-widget|snapshot|${absoluteEndpoint(namespace)}`);
-  if (!text) return undefined;
-  const [visitor, css] = JSON.parse(text) as [string, string];
-  return { visitor, css, text };
+  const text = localStorage.getItem(`chatbot-widget|paint|${absoluteEndpoint(namespace)}`);
+  const record = text ? (JSON.parse(text) as { userId: string; snapshot?: [string, unknown] }) : undefined;
+  if (!record?.snapshot) return undefined;
+  return { visitor: record.userId, css: record.snapshot[0], text: JSON.stringify(record.snapshot[1]) };
 }
 
 /** A cached conversation of 40 messages (`Message 0` … `Message 39`), offline, as a previous visit left it. */
@@ -68,26 +68,47 @@ async function mountReady(attributes: Record<string, string>, namespace: string)
   return el;
 }
 
+/** Where the newest bubbles, the header and the message field are on screen (px, rounded), by bubble key. */
+function layoutOf(root: ShadowRoot) {
+  const box = (el: Element | null) => {
+    const r = el!.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height].map(Math.round).join(',');
+  };
+  const bubbles = [...root.querySelectorAll<HTMLElement>('[part~="message"]')].slice(-3);
+  return {
+    bubbles: Object.fromEntries(bubbles.map((b) => [b.dataset.key, box(b)])) as Record<string, string>,
+    header: box(root.querySelector('[part="header"]')),
+    input: box(root.querySelector('[part="input"]')),
+  };
+}
+
 /**
  * Mounts the widget open, watched from before its first render: answers the texts of the first
- * bubbles drawn, and whether they were the snapshot's (noted in the same task as that render).
+ * bubbles drawn, whether they were the snapshot's, and its layout (noted in the task of that render).
  */
 function mountWatchingFirstBubbles(namespace: string) {
   const el = document.createElement('chatbot-widget') as ChatbotWidget;
   el.setAttribute('endpoint', `/t/${namespace}/chatbot`);
   el.setAttribute('open', '');
-  const first = new Promise<{ snapshot: boolean; texts: string[] }>((resolve) => {
+  const first = new Promise<{ snapshot: boolean; texts: string[]; layout: ReturnType<typeof layoutOf> }>((resolve) => {
     const observer = new MutationObserver(() => {
-      const bubbles = [...el.shadowRoot!.querySelectorAll('[part~="message"]')];
+      const root = el.shadowRoot!;
+      const bubbles = [...root.querySelectorAll('[part~="message"]')];
       if (!bubbles.length) return;
       observer.disconnect();
-      resolve({ snapshot: Boolean(el.shadowRoot!.querySelector('.snapshot[inert]')), texts: bubbles.map((b) => b.textContent!.trim()) });
+      resolve({
+        snapshot: Boolean(root.querySelector('.snapshot[inert]')),
+        texts: bubbles.map((b) => b.textContent!.trim()),
+        layout: layoutOf(root),
+      });
     });
     document.body.append(el);
     observer.observe(el.shadowRoot!, { childList: true, subtree: true });
   });
   return { el, first };
 }
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 describe('<chatbot-widget> snapshot', () => {
   it('is kept when the page is hidden, and drawn by the next load until the panel replaces it', async () => {
@@ -101,6 +122,7 @@ describe('<chatbot-widget> snapshot', () => {
     assert(stored.css.includes('[part=messages]'), 'with the panel’s styles');
     assert(stored.text.includes('Message 39'), 'the newest message in it');
     assert(!stored.text.includes('"Message 0"') && !stored.text.includes('Message 10'), 'not the bubbles scrolled out of view above');
+    assert(!stored.text.includes('"history"'), 'not what is hidden (the history pane)');
     pageHidden(false);
     el.remove();
 
@@ -110,6 +132,19 @@ describe('<chatbot-widget> snapshot', () => {
     assert(drawn.texts.at(-1)!.includes('Message 39'), `the newest last: ${drawn.texts.at(-1)}`);
     await waitFor(() => part(again, 'input') && !again.shadowRoot!.querySelector('.snapshot'), 'the panel in its place');
     assert(bubbleTexts(again).at(-1)!.includes('Message 39'), 'the panel shows the same newest message');
+    // Where the snapshot had them, the panel has them: replacing it moves nothing on screen.
+    await nextFrame();
+    await nextFrame();
+    // (Within a pixel: the list's end is where its content's fractional height puts it, and the
+    // panel lays out a different number of bubbles above the window than the snapshot.)
+    const panelLayout = layoutOf(again.shadowRoot!);
+    const boxes = (layout: ReturnType<typeof layoutOf>): string[] => [...Object.values(layout.bubbles), layout.header, layout.input];
+    equal(Object.keys(panelLayout.bubbles).join(' '), Object.keys(drawn.layout.bubbles).join(' '), 'the same newest bubbles');
+    const apart = boxes(panelLayout).map((box, i) => {
+      const other = boxes(drawn.layout)[i]!.split(',').map(Number);
+      return Math.max(...box.split(',').map((n, j) => Math.abs(Number(n) - other[j]!)));
+    });
+    assert(Math.max(...apart) <= 1, `the same layout: ${JSON.stringify(drawn.layout)} then ${JSON.stringify(panelLayout)}`);
     again.remove();
   });
 
@@ -152,6 +187,18 @@ describe('<chatbot-widget> snapshot', () => {
     await waitFor(() => part(el, 'message-failed'), 'the send failed');
     pageHidden(true);
     equal(storedSnapshot(namespace), undefined, 'a message not sent: none');
+  });
+
+  it('is not put into a record another tab wrote since: the panel shows an older conversation', async () => {
+    const namespace = await cachedConversation();
+    await mountReady({ open: '' }, namespace);
+    const key = `chatbot-widget|paint|${absoluteEndpoint(namespace)}`;
+    const record = JSON.parse(localStorage.getItem(key)!) as { conversation: { messages: { id: string; text: string }[] } };
+    record.conversation.messages.push({ ...record.conversation.messages.at(-1)!, id: 'from-another-tab', text: 'Newer' });
+    localStorage.setItem(key, JSON.stringify(record));
+    pageHidden(true);
+    equal(storedSnapshot(namespace), undefined);
+    assert(localStorage.getItem(key)!.includes('from-another-tab'), 'the other tab’s record stays');
   });
 
   it('goes when the conversation changes (a reply), and on reset()', async () => {

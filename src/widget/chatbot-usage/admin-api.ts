@@ -63,11 +63,12 @@ export class AdminApi {
   /** The handler's base URL, absolute, without a trailing slash. */
   readonly base: string;
 
-  constructor(
-    endpoint: string,
-    private readonly token: string,
-    private readonly signal: AbortSignal,
-  ) {
+  readonly #token: string;
+  readonly #signal: AbortSignal;
+  constructor(endpoint: string, token: string, signal: AbortSignal) {
+    this.#token = token;
+    this.#signal = signal;
+
     this.base = new URL(endpoint || '.', globalThis.document?.baseURI).href.replace(/\/+$/, '');
   }
 
@@ -80,12 +81,12 @@ export class AdminApi {
     let response: Response;
     try {
       response = await fetch(url, {
-        headers: { 'X-Admin-Token': this.token, Accept: 'application/json' },
-        signal: AbortSignal.any([this.signal, timeout]),
+        headers: { 'X-Admin-Token': this.#token, Accept: 'application/json' },
+        signal: AbortSignal.any([this.#signal, timeout]),
         credentials: 'same-origin',
       });
     } catch (error) {
-      if (this.signal.aborted) throw error;
+      if (this.#signal.aborted) throw error;
       const kind: ChatbotErrorKind = timeout.aborted ? 'timeout' : globalThis.navigator?.onLine === false ? 'offline' : 'unreachable';
       throw new AdminFailure(kind, 0, failureText({ kind, status: 0, base: this.base }), name);
     }

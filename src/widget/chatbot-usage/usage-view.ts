@@ -57,7 +57,10 @@ export class UsageView implements ListActions {
   #queued = false;
   #format: UsageFormat;
 
-  constructor(private readonly host: ChatbotUsage) {
+  readonly #host: ChatbotUsage;
+  constructor(host: ChatbotUsage) {
+    this.#host = host;
+
     const root = host.renderRoot;
     if (root instanceof ShadowRoot) adoptStyles(root, [...(host.constructor as typeof LitElement).elementStyles, ...viewStyles]);
     this.#format = new UsageFormat(host.closest('[lang]')?.getAttribute('lang') ?? undefined);
@@ -82,12 +85,12 @@ export class UsageView implements ListActions {
 
   #range(): { from: string; to: string } {
     const fallback = lastTwelveMonths();
-    return { from: this.host.from || fallback.from, to: this.host.to || fallback.to };
+    return { from: this.#host.from || fallback.from, to: this.#host.to || fallback.to };
   }
 
   #report(detail: ChatbotUsageErrorDetail): void {
     this.#error = detail.message;
-    this.host.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
+    this.#host.dispatchEvent(new CustomEvent('chatbot-error', { detail, bubbles: true, composed: true }));
   }
 
   #fail(error: unknown): void {
@@ -101,7 +104,7 @@ export class UsageView implements ListActions {
   }
 
   #api(signal: AbortSignal): AdminApi | undefined {
-    if (this.host.adminToken) return new AdminApi(this.host.endpoint, this.host.adminToken, signal);
+    if (this.#host.adminToken) return new AdminApi(this.#host.endpoint, this.#host.adminToken, signal);
     this.#report({
       kind: 'identity',
       status: 0,
@@ -129,7 +132,7 @@ export class UsageView implements ListActions {
     }
     const range = check.range;
     this.#loading = true;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     try {
       const [months, total, fromUsers, busiest] = await Promise.all([
         api.countByMonth(range),
@@ -151,13 +154,13 @@ export class UsageView implements ListActions {
     if (!this.#figures) return;
     performance.mark(MARK_RENDERED);
     // A chart wider than its box opens on the latest months, which an owner looks at first.
-    const chart = this.host.renderRoot.querySelector<HTMLElement>('.chart-scroll');
+    const chart = this.#host.renderRoot.querySelector<HTMLElement>('.chart-scroll');
     if (chart) chart.scrollLeft = chart.scrollWidth;
   }
 
   async #rendered(): Promise<void> {
-    this.host.requestUpdate();
-    await this.host.updateComplete;
+    this.#host.requestUpdate();
+    await this.#host.updateComplete;
   }
 
   /** Runs one drill-down step: aborts the step before it, reports its failure once. */
@@ -165,7 +168,7 @@ export class UsageView implements ListActions {
     this.#drillAbort?.abort();
     const abort = (this.#drillAbort = new AbortController());
     const api = this.#api(abort.signal);
-    if (!api) return void this.host.requestUpdate();
+    if (!api) return void this.#host.requestUpdate();
     try {
       await task(api);
       this.#error = '';
@@ -174,7 +177,7 @@ export class UsageView implements ListActions {
       this.#fail(error);
     }
     await this.#rendered();
-    this.host.renderRoot.querySelector<HTMLElement>(focus)?.focus();
+    this.#host.renderRoot.querySelector<HTMLElement>(focus)?.focus();
   }
 
   openUser(user: ChatUser): void {
@@ -230,14 +233,14 @@ export class UsageView implements ListActions {
     if (!check.ok) {
       // Refused here, never sent: the owner fixes the field the message names.
       this.#formError = { field: check.field, message: check.message };
-      this.host.requestUpdate();
-      void this.host.updateComplete.then(() => (form.elements.namedItem(check.field) as HTMLInputElement).focus());
+      this.#host.requestUpdate();
+      void this.#host.updateComplete.then(() => (form.elements.namedItem(check.field) as HTMLInputElement).focus());
       return;
     }
     this.#formError = undefined;
     if (from === this.#range().from && to === this.#range().to) void this.reload();
-    this.host.from = from;
-    this.host.to = to;
+    this.#host.from = from;
+    this.#host.to = to;
   }
 
   #exportCsv(): void {
@@ -248,7 +251,7 @@ export class UsageView implements ListActions {
 
   #setMode(mode: 'chart' | 'table'): void {
     this.#mode = mode;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   #formTemplate(): TemplateResult {

@@ -159,6 +159,11 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   @state() private panelFailed = false;
   /** The panel as the visitor last saw it (panel-snapshot.ts), shown while its code loads. */
   #snapshot: Node[] | undefined;
+  /**
+   * Whether the floating panel rises into view when shown: once the visitor has opened it. A page
+   * loaded with it open shows it at once, its conversation (a snapshot's) in that first frame.
+   */
+  #rises = false;
   /** Cancels the idle-time load of the panel's code, while it is scheduled. */
   #cancelIdleLoad: (() => void) | undefined;
 
@@ -368,6 +373,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       if (this.isShown) this.#showSnapshot();
     } else if (changed.has('lang')) this.#chooseLanguage();
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
+    if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
     if (this.isConnected) this.#schedulePanel();
     this.panel?.willUpdate(changed);
@@ -400,6 +406,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
     const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
+    // Until the panel's code is here (and unless it failed to come), a snapshot stands in for it.
+    const snapshot = this.panelFailed ? undefined : this.#snapshot;
     // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
     // only): opening then lays out and paints what is there, in one frame.
     return html`
@@ -413,14 +421,14 @@ export class ChatbotWidget extends LitElement implements PanelHost {
           : nothing
       }
       <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
-      <div part="panel" id="panel" lang=${this.language.code} class=${floating ? 'floating' : 'inline'} ?hidden=${!shown}
+      <div part="panel" id="panel" lang=${this.language.code} class=${floating ? (this.#rises ? 'floating rises' : 'floating') : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
         ${
           this.panel
             ? this.panel.render()
             : shown
-              ? this.#snapshot && !this.panelFailed
-                ? html`<div class="snapshot" inert>${this.#snapshot}</div>`
+              ? snapshot
+                ? html`<div class="snapshot" inert>${snapshot}</div>`
                 : this.#renderPanelPending(t)
               : nothing
         }

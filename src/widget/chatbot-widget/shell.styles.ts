@@ -147,7 +147,8 @@ export const shellStyles = [
     border-radius: var(--_radius);
     box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
   }
-  .floating[part='panel']:not([hidden]) {
+  /* Opened by the visitor, it rises into view; a page loaded with it open shows it at once. */
+  .rises[part='panel']:not([hidden]) {
     animation: rise 0.18s ease-out;
   }
   /* Closed, the floating panel stays laid out, unseen: nothing in it can be seen, pointed at,

@@ -68,10 +68,10 @@ export class ChatController implements ReactiveController {
     return this.sender.entries.some((e) => e.state === 'pending');
   }
 
-  constructor(
-    private readonly host: ConversationHost,
-    report: ReportFailure,
-  ) {
+  readonly #host: ConversationHost;
+  constructor(host: ConversationHost, report: ReportFailure) {
+    this.#host = host;
+
     this.#storage = openStorage();
     this.#cache = new HistoryCache(this.#storage);
     this.#outbox = new Outbox(this.#storage);
@@ -106,7 +106,7 @@ export class ChatController implements ReactiveController {
     this.#end();
     // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
     setTimeout(() => {
-      if (this.host.isConnected) return;
+      if (this.#host.isConnected) return;
       if (left) this.#sync.post({ type: 'left' });
       this.#sync.close();
     });
@@ -139,7 +139,7 @@ export class ChatController implements ReactiveController {
       () => void this.#onIdentity(connection),
       (quota) => {
         this.quota = quota;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
     );
     const connection: Connection = { transport, signal: abort.signal };
@@ -153,7 +153,7 @@ export class ChatController implements ReactiveController {
     await loading;
     if (abort.signal.aborted) return;
     this.ready = true;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     void transport.revokeForgotten();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
@@ -175,7 +175,7 @@ export class ChatController implements ReactiveController {
       let read: OutboxRead | undefined = outbox;
       if (confirmed) {
         this.sender.adopt(outbox);
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
         await afterNextPaint();
         read = undefined; // read again: a frame has passed
       }
@@ -187,7 +187,7 @@ export class ChatController implements ReactiveController {
       // record missed, or it could not be read): taken down.
       if (painted && !confirmed && this.conversation.current === painted.conversation) {
         this.conversation.current = undefined;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       }
     }
   }
@@ -212,7 +212,7 @@ export class ChatController implements ReactiveController {
     this.history.restore(cachedSessions, lines);
     this.sender.adopt(stored);
     if (current) this.conversation.restore(current);
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** A new visitor (first send, or the old token refused): what was shown was someone else's. */
@@ -225,7 +225,7 @@ export class ChatController implements ReactiveController {
     this.#cache.use(connection.transport.base, identity?.userId ?? '');
     this.feedback.use(connection.transport.base, identity?.userId ?? '');
     this.#sync.post({ type: 'identity' });
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   async #onNote(note: TabNote) {
@@ -286,14 +286,14 @@ export class ChatController implements ReactiveController {
   /** Rates a bot message (or takes the rating back: `undefined`), remembered here and in the other tabs. */
   async rate(messageId: string, value: FeedbackValue | undefined) {
     const rating = this.feedback.set(messageId, value);
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     await rating;
     this.#sync.post({ type: 'changed' });
   }
 
   dismissError() {
     this.error = undefined;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /**
@@ -309,7 +309,7 @@ export class ChatController implements ReactiveController {
     const settling = this.conversation.settled();
     this.#end();
     this.error = undefined;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     if (!connection) return;
     const { transport } = connection;
     await settling;

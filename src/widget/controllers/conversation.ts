@@ -38,12 +38,16 @@ export class Conversation {
   #revalidating: Promise<void> | undefined;
   #again = false;
 
-  constructor(
-    private readonly cache: HistoryCache,
-    private readonly history: SessionHistory,
-    private readonly sender: OutboxSender,
-    private readonly context: ControllerContext,
-  ) {}
+  readonly #cache: HistoryCache;
+  readonly #history: SessionHistory;
+  readonly #sender: OutboxSender;
+  readonly #context: ControllerContext;
+  constructor(cache: HistoryCache, history: SessionHistory, sender: OutboxSender, context: ControllerContext) {
+    this.#cache = cache;
+    this.#history = history;
+    this.#sender = sender;
+    this.#context = context;
+  }
 
   use(connection: Connection | undefined) {
     this.#connection = connection;
@@ -57,7 +61,7 @@ export class Conversation {
   get messages(): ViewMessage[] {
     if (this.viewing) return this.#views(this.viewed?.messages ?? []);
     const server = this.current?.messages ?? [];
-    const locals = this.sender.locals(server);
+    const locals = this.#sender.locals(server);
     const views = this.#views(server);
     return locals.length ? [...views, ...locals] : views;
   }
@@ -120,21 +124,21 @@ export class Conversation {
     const { transport, signal } = connection;
     await this.loaded;
     // Bounded: a resend waits at most for the handler to see the first attempt through.
-    await Promise.race([this.sender.resumed, new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS))]);
+    await Promise.race([this.#sender.resumed, new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS))]);
     // No visitor yet: nothing upstream to show. The identity is made on the first send.
     if (signal.aborted || !(await transport.storedIdentity())) return;
-    const seen = this.sender.confirmations;
-    const pageSize = this.context.host.pageSize;
+    const seen = this.#sender.confirmations;
+    const pageSize = this.#context.host.pageSize;
     try {
       const sessions = await transport.request<SessionListResponse>('GET', '/sessions', { query: { page: 1, pageSize }, signal });
-      this.history.apply(connection, sessions, 1);
+      this.#history.apply(connection, sessions, 1);
       const latest = sessions.data[0];
       if (!latest) return;
       if (latest.id !== this.current?.sessionId) {
-        const cached = await this.cache.loadConversation(latest.id);
+        const cached = await this.#cache.loadConversation(latest.id);
         if (signal.aborted) return;
         this.current = cached ?? emptyConversation(latest.id);
-        await this.cache.setCurrentSessionId(latest.id);
+        await this.#cache.setCurrentSessionId(latest.id);
       }
       const page = await transport.request<MessageListResponse>('GET', '/messages', {
         query: { sessionId: latest.id, page: 1, pageSize },
@@ -146,17 +150,17 @@ export class Conversation {
         messages: mergeNewestPage(this.current.messages, page.data, pageSize, page.totalItems),
         totalItems: Math.max(page.totalItems, page.data.length),
       };
-      this.sender.reconcile(latest.id, this.current.messages, seen);
-      await this.cache.saveConversation(this.current);
+      this.#sender.reconcile(latest.id, this.current.messages, seen);
+      await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;
       if (this.viewing === latest.id) this.viewing = undefined;
-      this.context.changed();
+      this.#context.changed();
     } catch (error) {
       if (signal.aborted || isAbort(error) || !(error instanceof RequestFailure)) return;
       // Background refresh: the cached view stays; say so only when there is nothing else to see.
-      if (!this.current?.messages.length && !this.sender.entries.length) this.context.fail(error);
+      if (!this.current?.messages.length && !this.#sender.entries.length) this.#context.fail(error);
     } finally {
-      if (!signal.aborted) this.context.host.requestUpdate();
+      if (!signal.aborted) this.#context.host.requestUpdate();
     }
   }
 
@@ -165,9 +169,9 @@ export class Conversation {
     const connection = this.#connection;
     if (!connection || this.loadingOlder || !this.hasOlder) return;
     const { transport, signal } = connection;
-    const pageSize = this.context.host.pageSize;
+    const pageSize = this.#context.host.pageSize;
     this.loadingOlder = true;
-    this.context.host.requestUpdate();
+    this.#context.host.requestUpdate();
     try {
       // Right after the first paint only the newest messages are in memory: the cached history
       // may already hold what the network would be asked for.
@@ -186,13 +190,13 @@ export class Conversation {
         conversation.totalItems = response.totalItems;
         if (conversation.messages.length > before || page >= response.totalPages) break;
       }
-      await this.cache.saveConversation(conversation);
-      this.context.changed();
+      await this.#cache.saveConversation(conversation);
+      this.#context.changed();
     } catch (error) {
-      if (error instanceof RequestFailure && !signal.aborted) this.context.fail(error);
+      if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
     } finally {
       if (this.#connection === connection) this.loadingOlder = false;
-      this.context.host.requestUpdate();
+      this.#context.host.requestUpdate();
     }
   }
 
@@ -201,15 +205,15 @@ export class Conversation {
     const connection = this.#connection;
     if (!connection || !sessionId || sessionId === this.current?.sessionId) {
       this.viewing = undefined;
-      this.context.host.requestUpdate();
+      this.#context.host.requestUpdate();
       return;
     }
     const { transport, signal } = connection;
     this.viewing = sessionId;
-    this.viewed = (await this.cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
-    this.context.host.requestUpdate();
+    this.viewed = (await this.#cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
+    this.#context.host.requestUpdate();
     try {
-      const pageSize = this.context.host.pageSize;
+      const pageSize = this.#context.host.pageSize;
       const page = await transport.request<MessageListResponse>('GET', '/messages', { query: { sessionId, page: 1, pageSize }, signal });
       if (signal.aborted || this.viewing !== sessionId || !this.viewed) return;
       this.viewed = {
@@ -217,10 +221,10 @@ export class Conversation {
         messages: mergeNewestPage(this.viewed.messages, page.data, pageSize, page.totalItems),
         totalItems: Math.max(page.totalItems, page.data.length),
       };
-      await this.cache.saveConversation(this.viewed);
+      await this.#cache.saveConversation(this.viewed);
     } catch (error) {
-      if (error instanceof RequestFailure && !signal.aborted) this.context.fail(error);
+      if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
     }
-    this.context.host.requestUpdate();
+    this.#context.host.requestUpdate();
   }
 }

@@ -22,7 +22,10 @@ export class FeedbackStore {
   #values = new Map<string, FeedbackValue>();
   #namespace = '';
 
-  constructor(private readonly storage: KeyValueStorage) {}
+  readonly #storage: KeyValueStorage;
+  constructor(storage: KeyValueStorage) {
+    this.#storage = storage;
+  }
 
   /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
   use(base: string, userId: string) {
@@ -40,7 +43,7 @@ export class FeedbackStore {
   async load() {
     const namespace = this.#namespace;
     if (!namespace) return;
-    const records = await this.storage.list<FeedbackRecord>(namespace);
+    const records = await this.#storage.list<FeedbackRecord>(namespace);
     if (namespace !== this.#namespace) return;
     this.#values = new Map(
       records.filter((r) => r && typeof r.messageId === 'string' && isValue(r.value)).map((r) => [r.messageId, r.value]),
@@ -52,16 +55,16 @@ export class FeedbackStore {
     const key = `${this.#namespace}${messageId}`;
     if (value) {
       this.#values.set(messageId, value);
-      await this.storage.set(key, { messageId, value } satisfies FeedbackRecord);
+      await this.#storage.set(key, { messageId, value } satisfies FeedbackRecord);
     } else {
       this.#values.delete(messageId);
-      await this.storage.delete(key);
+      await this.#storage.delete(key);
     }
   }
 
   /** Forgets every rating of an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     this.#values = new Map();
-    await this.storage.deletePrefix(prefixOf(base));
+    await this.#storage.deletePrefix(prefixOf(base));
   }
 }

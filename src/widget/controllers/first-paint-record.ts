@@ -12,7 +12,8 @@
  * stored visitor is named (their user id; the identity itself, with its token, stays in IndexedDB).
  * A record is shown only when the two agree, and the identity read a moment later confirms it.
  */
-import { attempt, dropSnapshot, visitorKey } from '../panel-snapshot.js';
+import { attempt, paintKey, visitorKey } from '../local-records.js';
+import type { StoredSnapshot } from '../panel-snapshot.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 
 /** Enough to fill a tall panel with short messages (the first paint draws as many as fill it). */
@@ -20,12 +21,15 @@ const FIRST_PAINT_MESSAGES = 24;
 /** Longest record kept, in characters of JSON (a long answer or two); past it, fewer messages. */
 const MAX_RECORD_CHARS = 32_768;
 
+/** Longest snapshot a record carries, in characters of JSON: the panel's styles (about 8,000) and what it shows. */
+const MAX_SNAPSHOT_CHARS = 65_536;
+
 export interface FirstPaint {
   userId: string;
   conversation: CachedConversation;
+  /** The panel as it showed this conversation (panel-snapshot.ts), when it did. */
+  snapshot?: StoredSnapshot;
 }
-
-const paintKey = (base: string) => `chatbot-widget|paint|${base}`;
 
 /** The endpoint's record, if it belongs to the endpoint's stored visitor; read synchronously. */
 export function readFirstPaint(base: string): FirstPaint | undefined {
@@ -44,9 +48,8 @@ export function saveFirstPaint(base: string, userId: string, conversation: Cache
   attempt((storage) => {
     if (storage.getItem(visitorKey(base)) !== userId) return; // written for a visitor no longer stored
     // Gone first: where the origin's storage is full, no record rather than an outdated one. The
-    // panel's snapshot goes with it: it shows the record as it was (panel-snapshot.ts).
+    // new record has no snapshot: the panel has not shown it yet.
     storage.removeItem(paintKey(base));
-    dropSnapshot(base);
     for (let count = Math.min(FIRST_PAINT_MESSAGES, conversation.messages.length); count > 0; count = Math.floor(count / 2)) {
       const record: FirstPaint = { userId, conversation: { ...conversation, messages: conversation.messages.slice(-count) } };
       const text = JSON.stringify(record);
@@ -58,7 +61,22 @@ export function saveFirstPaint(base: string, userId: string, conversation: Cache
 /** The record no longer shows the current conversation (another one became current). */
 export function dropFirstPaint(base: string) {
   attempt((storage) => storage.removeItem(paintKey(base)));
-  dropSnapshot(base);
+}
+
+/**
+ * Puts the panel's snapshot into the record, or (undefined) takes it out. Only into a record of
+ * the conversation `shown`, with the same newest message: not into one another tab wrote since
+ * (newer messages, another conversation, another visitor's), nor one without a reply the panel
+ * shows but the cache has not stored yet.
+ */
+export function keepSnapshot(base: string, shown: CachedConversation | undefined, snapshot: StoredSnapshot | undefined) {
+  attempt((storage) => {
+    const record = JSON.parse(storage.getItem(paintKey(base))!) as FirstPaint;
+    const { sessionId, messages } = record.conversation;
+    const same = sessionId === shown?.sessionId && messages.at(-1)?.id === shown.messages.at(-1)?.id;
+    const kept = snapshot && same && JSON.stringify(snapshot).length <= MAX_SNAPSHOT_CHARS ? snapshot : undefined;
+    storage.setItem(paintKey(base), JSON.stringify({ ...record, snapshot: kept }));
+  });
 }
 
 /**
@@ -70,7 +88,6 @@ export function rememberVisitor(base: string, userId: string | undefined) {
     if (storage.getItem(visitorKey(base)) === (userId ?? null)) return;
     // Both go first: if naming the new visitor fails, no name is left that an old tab could match.
     storage.removeItem(paintKey(base));
-    dropSnapshot(base);
     storage.removeItem(visitorKey(base));
     if (userId) storage.setItem(visitorKey(base), userId);
   });

@@ -63,7 +63,10 @@ export function mergeNewestPage(cached: readonly Message[], page: readonly Messa
 export class HistoryCache {
   #base = '';
   #userId = '';
-  constructor(private readonly storage: KeyValueStorage) {}
+  readonly #storage: KeyValueStorage;
+  constructor(storage: KeyValueStorage) {
+    this.#storage = storage;
+  }
 
   /** Scopes every key to one endpoint and one visitor. */
   use(base: string, userId: string) {
@@ -80,7 +83,7 @@ export class HistoryCache {
   }
 
   async #index(): Promise<CacheIndex> {
-    return (await this.storage.get<CacheIndex>(this.#key('index'))) ?? { entries: {} };
+    return (await this.#storage.get<CacheIndex>(this.#key('index'))) ?? { entries: {} };
   }
 
   async currentSessionId() {
@@ -93,24 +96,24 @@ export class HistoryCache {
     index.current = sessionId;
     // The first-paint record shows the old current conversation: gone until the new one is saved.
     dropFirstPaint(this.#base);
-    await this.storage.set(this.#key('index'), index);
+    await this.#storage.set(this.#key('index'), index);
   }
 
   loadSessions() {
-    return this.storage.get<CachedSessions>(this.#key('sessions'));
+    return this.#storage.get<CachedSessions>(this.#key('sessions'));
   }
 
   saveSessions(value: CachedSessions) {
-    return this.storage.set(this.#key('sessions'), value);
+    return this.#storage.set(this.#key('sessions'), value);
   }
 
   async loadConversation(sessionId: string) {
-    return checkedConversation(await this.storage.get<CachedConversation>(this.#key('conversation', sessionId)));
+    return checkedConversation(await this.#storage.get<CachedConversation>(this.#key('conversation', sessionId)));
   }
 
   /** Every cached conversation of the visitor (for the history search). */
   async loadConversations(): Promise<CachedConversation[]> {
-    const stored = await this.storage.list<CachedConversation>(this.#key('conversation'));
+    const stored = await this.#storage.list<CachedConversation>(this.#key('conversation'));
     return stored.map(checkedConversation).filter((c): c is CachedConversation => !!c);
   }
 
@@ -121,7 +124,7 @@ export class HistoryCache {
   async saveConversation(conversation: CachedConversation) {
     const [base, userId] = [this.#base, this.#userId]; // as when asked: a new visitor may be in use by the time the index is read
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
-    await this.storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
+    await this.#storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.#index();
     if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
     index.entries[conversation.sessionId] = [Date.now(), messages.length];
@@ -135,17 +138,17 @@ export class HistoryCache {
       delete index.entries[id];
       evicted.push(id);
     }
-    await Promise.all(evicted.map((id) => this.storage.delete(this.#key('conversation', id))));
-    await this.storage.set(this.#key('index'), index);
+    await Promise.all(evicted.map((id) => this.#storage.delete(this.#key('conversation', id))));
+    await this.#storage.set(this.#key('index'), index);
   }
 
   /** sessionId → first line, for the history pane. */
   loadFirstLines() {
-    return this.storage.get<Record<string, string>>(this.#key('firstlines'));
+    return this.#storage.get<Record<string, string>>(this.#key('firstlines'));
   }
 
   saveFirstLines(lines: Record<string, string>) {
-    return this.storage.set(this.#key('firstlines'), lines);
+    return this.#storage.set(this.#key('firstlines'), lines);
   }
 
   /** Forgets everything cached for an endpoint, for every visitor. */
@@ -153,7 +156,7 @@ export class HistoryCache {
     dropFirstPaint(base);
     // (`paint`: the first-paint records earlier versions kept in IndexedDB.)
     await Promise.all(
-      ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.storage.deletePrefix(`${kind}|${base}|`)),
+      ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.#storage.deletePrefix(`${kind}|${base}|`)),
     );
   }
 }

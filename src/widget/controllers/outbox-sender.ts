@@ -111,12 +111,19 @@ export class OutboxSender {
   /** Redraws when the soonest 429 wait is over (Retry is disabled until then). */
   #countdown: ReturnType<typeof setTimeout> | undefined;
 
+  readonly #outbox: Outbox;
+  readonly #context: ControllerContext;
+  readonly #onConfirmed: () => void;
   constructor(
-    private readonly outbox: Outbox,
-    private readonly context: ControllerContext,
+    outbox: Outbox,
+    context: ControllerContext,
     /** Called after each confirmation (the conversation then fetches the server copies). */
-    private readonly onConfirmed: () => void,
-  ) {}
+    onConfirmed: () => void,
+  ) {
+    this.#outbox = outbox;
+    this.#context = context;
+    this.#onConfirmed = onConfirmed;
+  }
 
   /** Starts over for a connection: nothing of the previous one is shown or sent from here on. */
   use(connection: Connection | undefined) {
@@ -125,7 +132,7 @@ export class OutboxSender {
     this.#confirmed = [];
     this.typing = false;
     clearTimeout(this.#countdown);
-    if (connection) this.outbox.use(connection.transport.base);
+    if (connection) this.#outbox.use(connection.transport.base);
   }
 
   /** Confirmations so far: a revalidation notes it when it starts (see {@link reconcile}). */
@@ -140,7 +147,7 @@ export class OutboxSender {
   async send(content: string, file?: string): Promise<string | undefined> {
     const connection = this.#connection;
     if (!connection) return undefined;
-    const host = this.context.host;
+    const host = this.#context.host;
     const localId = newLocalId();
     if (!emit(host, 'chatbot-send', { text: content, localId, ...(file ? { file } : {}) }, { cancelable: true })) return undefined;
     const entry: OutboxEntry = {
@@ -158,9 +165,9 @@ export class OutboxSender {
     host.requestUpdate();
     // The key is in IndexedDB before the first attempt leaves: a reload at any later moment
     // resends with the same key.
-    await this.outbox.put(entry).finally(() => this.#touch(localId));
+    await this.#outbox.put(entry).finally(() => this.#touch(localId));
     if (connection.signal.aborted) return localId;
-    this.context.changed();
+    this.#context.changed();
     void this.pump();
     return localId;
   }
@@ -173,8 +180,8 @@ export class OutboxSender {
     const pending: OutboxEntry = { ...entry, state: 'pending', error: undefined, retryAt: undefined };
     this.#touch(localId);
     this.#replace(pending);
-    await this.outbox.put(pending).finally(() => this.#touch(localId));
-    this.context.changed();
+    await this.#outbox.put(pending).finally(() => this.#touch(localId));
+    this.#context.changed();
     void this.pump();
   }
 
@@ -188,7 +195,7 @@ export class OutboxSender {
   /** Reads the outbox from storage, for {@link adopt} (once the reads that go with it are done). */
   async read(): Promise<OutboxRead> {
     const changesBefore = this.#changes;
-    return { entries: await this.outbox.list(), changesBefore };
+    return { entries: await this.#outbox.list(), changesBefore };
   }
 
   /**
@@ -218,7 +225,7 @@ export class OutboxSender {
     if (!Number.isFinite(next)) return;
     this.#countdown = setTimeout(
       () => {
-        this.context.host.requestUpdate();
+        this.#context.host.requestUpdate();
         this.#scheduleCountdown();
       },
       next - now + 20,
@@ -247,7 +254,7 @@ export class OutboxSender {
       if (this.#pumping === connection) {
         this.#pumping = undefined;
         this.typing = false;
-        this.context.host.requestUpdate();
+        this.#context.host.requestUpdate();
       }
     }
   }
@@ -266,17 +273,17 @@ export class OutboxSender {
   private async deliver(connection: Connection, localId: string) {
     const { signal, transport } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
-    const stored = await this.outbox.get(localId);
+    const stored = await this.#outbox.get(localId);
     if (signal.aborted) return;
     if (!stored || stored.state !== 'pending') {
       this.#touch(localId); // newer than a read begun before another tab's change
       if (stored) this.#replace(stored);
       else this.entries = this.entries.filter((e) => e.localId !== localId);
-      this.context.host.requestUpdate();
+      this.#context.host.requestUpdate();
       return;
     }
     const entry: OutboxEntry = { ...stored, attempts: stored.attempts + 1 };
-    await this.outbox.put(entry);
+    await this.#outbox.put(entry);
     this.#replace(entry);
     this.typing = true;
     this.#sending = localId;
@@ -325,13 +332,13 @@ export class OutboxSender {
     });
     this.entries = this.entries.filter((e) => e.localId !== entry.localId);
     // Still the entry being sent until it is removed from storage; then a counted change.
-    await this.outbox.remove(entry.localId).finally(() => this.#touch(entry.localId));
+    await this.#outbox.remove(entry.localId).finally(() => this.#touch(entry.localId));
     this.typing = false;
-    const host = this.context.host;
+    const host = this.#context.host;
     host.requestUpdate();
     emit(host, 'chatbot-reply', { text: reply, localId: entry.localId });
-    this.context.changed();
-    this.onConfirmed();
+    this.#context.changed();
+    this.#onConfirmed();
   }
 
   async #fail(entry: OutboxEntry, error: RequestFailure) {
@@ -346,17 +353,17 @@ export class OutboxSender {
       },
       ...(error.retryAfter ? { retryAt: Date.now() + error.retryAfter * 1000 } : {}),
     };
-    await this.outbox.put(failed);
+    await this.#outbox.put(failed);
     this.#touch(entry.localId);
     this.#replace(failed);
     this.#scheduleCountdown();
-    this.context.fail(error, entry.localId);
-    this.context.changed();
+    this.#context.fail(error, entry.localId);
+    this.#context.changed();
   }
 
   #replace(entry: OutboxEntry) {
     this.entries = this.entries.map((e) => (e.localId === entry.localId ? entry : e));
-    this.context.host.requestUpdate();
+    this.#context.host.requestUpdate();
   }
 
   /**

@@ -50,7 +50,10 @@ export const byCreation = (a: OutboxEntry, b: OutboxEntry) => (a.localId > b.loc
 
 export class Outbox {
   #namespace = '';
-  constructor(private readonly storage: KeyValueStorage) {}
+  readonly #storage: KeyValueStorage;
+  constructor(storage: KeyValueStorage) {
+    this.#storage = storage;
+  }
 
   use(namespace: string) {
     this.#namespace = namespace;
@@ -68,12 +71,12 @@ export class Outbox {
    * cover.
    */
   async list() {
-    const entries = (await this.storage.list<OutboxEntry>(this.#prefix)).filter(usable);
+    const entries = (await this.#storage.list<OutboxEntry>(this.#prefix)).filter(usable);
     return Promise.all(entries.map((entry) => this.#withKey(entry))).then((list) => list.sort(byCreation));
   }
 
   async get(localId: string) {
-    const entry = await this.storage.get<OutboxEntry>(this.#prefix + localId);
+    const entry = await this.#storage.get<OutboxEntry>(this.#prefix + localId);
     return entry && usable(entry) ? this.#withKey(entry) : undefined;
   }
 
@@ -85,15 +88,15 @@ export class Outbox {
   }
 
   put(entry: OutboxEntry) {
-    return this.storage.set(this.#prefix + entry.localId, entry);
+    return this.#storage.set(this.#prefix + entry.localId, entry);
   }
 
   remove(localId: string) {
-    return this.storage.delete(this.#prefix + localId);
+    return this.#storage.delete(this.#prefix + localId);
   }
 
   clear() {
-    return this.storage.deletePrefix(this.#prefix);
+    return this.#storage.deletePrefix(this.#prefix);
   }
 }
 

@@ -18,10 +18,12 @@ export class SessionHistory {
   #fetchingLines = false;
   readonly #linesWanted = new Map<string, ChatSession>();
 
-  constructor(
-    private readonly cache: HistoryCache,
-    private readonly context: ControllerContext,
-  ) {}
+  readonly #cache: HistoryCache;
+  readonly #context: ControllerContext;
+  constructor(cache: HistoryCache, context: ControllerContext) {
+    this.#cache = cache;
+    this.#context = context;
+  }
 
   /** Starts over for a connection (nothing shown until {@link restore} or a fetch). */
   use(connection: Connection | undefined) {
@@ -52,7 +54,7 @@ export class SessionHistory {
     this.sessions = [...merged.values()].sort((a, b) => Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt));
     this.#pages = Math.max(page, page === 1 ? Math.min(this.#pages, response.totalPages) || 1 : this.#pages);
     this.hasMore = this.#pages < response.totalPages;
-    void this.cache.saveSessions({ sessions: this.sessions, totalPages: response.totalPages, pagesLoaded: this.#pages });
+    void this.#cache.saveSessions({ sessions: this.sessions, totalPages: response.totalPages, pagesLoaded: this.#pages });
     void this.#fetchFirstLines(connection, response.data);
   }
 
@@ -62,19 +64,19 @@ export class SessionHistory {
     if (!connection || this.loading || (!first && !this.hasMore)) return;
     if (!(await connection.transport.storedIdentity()) || connection.signal.aborted) return;
     this.loading = true;
-    this.context.host.requestUpdate();
+    this.#context.host.requestUpdate();
     try {
       const page = first ? 1 : this.#pages + 1;
       const response = await connection.transport.request<SessionListResponse>('GET', '/sessions', {
-        query: { page, pageSize: this.context.host.pageSize },
+        query: { page, pageSize: this.#context.host.pageSize },
         signal: connection.signal,
       });
       this.apply(connection, response, page);
     } catch (error) {
-      if (error instanceof RequestFailure && !connection.signal.aborted) this.context.fail(error);
+      if (error instanceof RequestFailure && !connection.signal.aborted) this.#context.fail(error);
     } finally {
       if (this.#connection === connection) this.loading = false;
-      this.context.host.requestUpdate();
+      this.#context.host.requestUpdate();
     }
   }
 
@@ -100,10 +102,10 @@ export class SessionHistory {
           const first = response.data[0];
           if (!first) continue;
           this.firstLines.set(id, first.text);
-          this.context.host.requestUpdate();
+          this.#context.host.requestUpdate();
         }
         if (connection.signal.aborted) return;
-        await this.cache.saveFirstLines(Object.fromEntries(this.firstLines));
+        await this.#cache.saveFirstLines(Object.fromEntries(this.firstLines));
       }
     } catch {
       // The date alone still identifies a session; lines are fetched again next time.

@@ -53,7 +53,10 @@ const range = (prefix: string) => IDBKeyRange.bound(prefix, prefix + '\uffff');
 /** IndexedDB with a silent switch to memory on the first failure, so a broken store never breaks the chat. */
 class FallbackStorage implements KeyValueStorage {
   #memory: MemoryStorage | undefined;
-  constructor(private readonly store: UseStore) {}
+  readonly #store: UseStore;
+  constructor(store: UseStore) {
+    this.#store = store;
+  }
 
   get persistent() {
     return !this.#memory;
@@ -62,7 +65,7 @@ class FallbackStorage implements KeyValueStorage {
   async #run<T>(action: (store: UseStore) => Promise<T>, fallback: (memory: MemoryStorage) => Promise<T>) {
     if (!this.#memory) {
       try {
-        return await action(this.store);
+        return await action(this.#store);
       } catch {
         this.#memory = new MemoryStorage();
       }

@@ -11,7 +11,10 @@ export type TabNote = { type: 'changed' } | { type: 'reset' } | { type: 'identit
 export class TabSync {
   #channel: BroadcastChannel | undefined;
 
-  constructor(private readonly onNote: (note: TabNote) => void) {}
+  readonly #onNote: (note: TabNote) => void;
+  constructor(onNote: (note: TabNote) => void) {
+    this.#onNote = onNote;
+  }
 
   /** Listens on the channel of one endpoint (all visitors of a browser profile share it). */
   use(name: string) {
@@ -19,7 +22,7 @@ export class TabSync {
     if (typeof BroadcastChannel === 'undefined') return;
     this.#channel = new BroadcastChannel(`chatbot-widget|${name}`);
     this.#channel.onmessage = (event: MessageEvent<TabNote>) => {
-      if (event.data && typeof event.data.type === 'string') this.onNote(event.data);
+      if (event.data && typeof event.data.type === 'string') this.#onNote(event.data);
     };
   }
 

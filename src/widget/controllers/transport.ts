@@ -95,14 +95,21 @@ export class Transport {
   #issuing: Promise<VisitorIdentity> | undefined;
   #loaded: Promise<void> | undefined;
 
+  readonly #storage: KeyValueStorage;
+  readonly #onIdentity: (identity: VisitorIdentity | undefined) => void;
+  readonly #onQuota: (quota: SendQuota) => void;
   constructor(
     endpoint: string,
-    private readonly storage: KeyValueStorage,
+    storage: KeyValueStorage,
     /** Called when the identity changes (new visitor, or the old token was refused). */
-    private readonly onIdentity: (identity: VisitorIdentity | undefined) => void = () => {},
+    onIdentity: (identity: VisitorIdentity | undefined) => void = () => {},
     /** Called with the rate headers of each answer that has them (the send route's). */
-    private readonly onQuota: (quota: SendQuota) => void = () => {},
+    onQuota: (quota: SendQuota) => void = () => {},
   ) {
+    this.#storage = storage;
+    this.#onIdentity = onIdentity;
+    this.#onQuota = onQuota;
+
     this.base = endpointBase(endpoint);
   }
 
@@ -112,7 +119,7 @@ export class Transport {
 
   /** The stored identity, if any, without asking the server. */
   async storedIdentity(): Promise<VisitorIdentity | undefined> {
-    this.#loaded ??= this.storage.get<VisitorIdentity>(this.#identityKey).then((stored) => {
+    this.#loaded ??= this.#storage.get<VisitorIdentity>(this.#identityKey).then((stored) => {
       if (!this.#identity && stored?.token && stored.userId) this.#identity = stored;
     });
     await this.#loaded;
@@ -138,9 +145,9 @@ export class Transport {
         // changes, named again once the new one is stored.
         if (changed) rememberVisitor(this.base, undefined);
         this.#identity = { token: data.token, userId: data.userId };
-        await this.storage.set(this.#identityKey, this.#identity);
+        await this.#storage.set(this.#identityKey, this.#identity);
         this.nameVisitor();
-        if (changed) this.onIdentity(this.#identity);
+        if (changed) this.#onIdentity(this.#identity);
         return this.#identity;
       } finally {
         this.#issuing = undefined;
@@ -158,18 +165,18 @@ export class Transport {
   async revokeIdentity(): Promise<boolean> {
     const identity = await this.storedIdentity();
     if (!identity || (await this.#revoke(identity.token))) return true;
-    const waiting = (await this.storage.get<string[]>(this.#revokeKey)) ?? [];
-    await this.storage.set(this.#revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
+    const waiting = (await this.#storage.get<string[]>(this.#revokeKey)) ?? [];
+    await this.#storage.set(this.#revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
     return false;
   }
 
   /** Revokes the tokens a reset could not revoke at the time. */
   async revokeForgotten() {
-    const waiting = await this.storage.get<string[]>(this.#revokeKey);
+    const waiting = await this.#storage.get<string[]>(this.#revokeKey);
     if (!Array.isArray(waiting) || !waiting.length) return;
     const left: string[] = [];
     for (const token of waiting) if (typeof token === 'string' && !(await this.#revoke(token))) left.push(token);
-    await (left.length ? this.storage.set(this.#revokeKey, left) : this.storage.delete(this.#revokeKey));
+    await (left.length ? this.#storage.set(this.#revokeKey, left) : this.#storage.delete(this.#revokeKey));
   }
 
   get #revokeKey() {
@@ -192,7 +199,7 @@ export class Transport {
    * identity is kept across reloads; where it lives in memory only, a reload has no visitor.
    */
   nameVisitor() {
-    rememberVisitor(this.base, this.storage.persistent ? this.#identity?.userId : undefined);
+    rememberVisitor(this.base, this.#storage.persistent ? this.#identity?.userId : undefined);
   }
 
   /** Forgets the identity here and in storage; the next call asks for a new one. */
@@ -200,7 +207,7 @@ export class Transport {
     await this.storedIdentity();
     rememberVisitor(this.base, undefined);
     this.#identity = undefined;
-    await this.storage.delete(this.#identityKey);
+    await this.#storage.delete(this.#identityKey);
   }
 
   /** A call with the visitor's token; a 401 renews the identity once and repeats the call. */
@@ -243,7 +250,7 @@ export class Transport {
     const remaining = response.headers.get('X-RateLimit-Remaining');
     const resetAt = Number(response.headers.get('X-RateLimit-Reset')) * 1000;
     if (remaining !== null && Number.isFinite(+remaining) && resetAt > 0)
-      this.onQuota({ remaining: +remaining, resetAt, daily: resetAt - Date.now() > MINUTE_MS });
+      this.#onQuota({ remaining: +remaining, resetAt, daily: resetAt - Date.now() > MINUTE_MS });
     let answer: string;
     try {
       answer = await response.text();

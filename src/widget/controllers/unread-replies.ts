@@ -11,11 +11,16 @@ export class UnreadReplies {
   count = 0;
   #key: string | undefined;
 
+  readonly #storage: KeyValueStorage;
+  readonly #changed: (shared: boolean) => void;
   constructor(
-    private readonly storage: KeyValueStorage,
+    storage: KeyValueStorage,
     /** The count changed here (redraw) — `shared` when this tab wrote it (tell the others). */
-    private readonly changed: (shared: boolean) => void,
-  ) {}
+    changed: (shared: boolean) => void,
+  ) {
+    this.#storage = storage;
+    this.#changed = changed;
+  }
 
   /** Counts for one endpoint (undefined: none). */
   use(base: string | undefined) {
@@ -27,11 +32,11 @@ export class UnreadReplies {
   async load() {
     const key = this.#key;
     if (!key) return;
-    const stored = await this.storage.get<number>(key).catch(() => undefined);
+    const stored = await this.#storage.get<number>(key).catch(() => undefined);
     const count = typeof stored === 'number' && stored > 0 ? Math.floor(stored) : 0;
     if (key === this.#key && count !== this.count) {
       this.count = count;
-      this.changed(false);
+      this.#changed(false);
     }
   }
 
@@ -39,10 +44,10 @@ export class UnreadReplies {
   async add() {
     const key = this.#key;
     if (!key) return;
-    const count = await this.storage.update<number>(key, (current) => (typeof current === 'number' && current > 0 ? current : 0) + 1);
+    const count = await this.#storage.update<number>(key, (current) => (typeof current === 'number' && current > 0 ? current : 0) + 1);
     if (key !== this.#key) return;
     this.count = count;
-    this.changed(true);
+    this.#changed(true);
   }
 
   /** The visitor sees the conversation: nothing is unread, in any tab. */
@@ -52,16 +57,16 @@ export class UnreadReplies {
     // This tab's count may be behind the stored one: clear what is stored, tell the others if it was set.
     let previous: number | undefined;
     this.count = 0;
-    await this.storage.update<number>(key, (current) => {
+    await this.#storage.update<number>(key, (current) => {
       previous = current;
       return 0;
     });
-    if (previous) this.changed(true);
+    if (previous) this.#changed(true);
   }
 
   /** Forgets the count of an endpoint (the visitor was reset). */
   async forget(base: string) {
     this.count = 0;
-    await this.storage.delete(`unread|${base}`);
+    await this.#storage.delete(`unread|${base}`);
   }
 }

@@ -15,7 +15,10 @@ export class Announcer implements ReactiveController {
   text = '';
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  readonly #host: ReactiveControllerHost;
+  constructor(host: ReactiveControllerHost) {
+    this.#host = host;
+
     host.addController(this);
   }
 
@@ -28,13 +31,13 @@ export class Announcer implements ReactiveController {
   say(text: string) {
     clearTimeout(this.#timer);
     this.text = '';
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     this.#timer = setTimeout(() => {
       this.text = text;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       this.#timer = setTimeout(() => {
         this.text = '';
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       }, ANNOUNCEMENT_MS);
     }, RESET_MS);
   }

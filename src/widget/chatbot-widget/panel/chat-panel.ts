@@ -10,8 +10,8 @@ import { ChatController } from '../../controllers/chat-controller.js';
 import { afterNextPaint } from '../../after-paint.js';
 import { emit } from '../../emit.js';
 import { endpointBase } from '../../endpoint-base.js';
-import { dropSnapshot, saveSnapshot } from '../../panel-snapshot.js';
-import { readFirstPaint } from '../../controllers/first-paint-record.js';
+import { snapshotOf } from '../../panel-snapshot.js';
+import { keepSnapshot } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
 import { closeIcon } from '../icons.js';
@@ -58,7 +58,10 @@ export class ChatPanel {
   #connectedEndpoint: string | undefined;
   #sessionObserver: IntersectionObserver | undefined;
 
-  constructor(private readonly host: PanelHost) {
+  readonly #host: PanelHost;
+  constructor(host: PanelHost) {
+    this.#host = host;
+
     this.chat = new ChatController(host, (failure, localId) => {
       this.#copy.failed = false; // the error line says the newest thing that went wrong
       const detail = describeFailure(host.text, failure, localId, (resetAt) => this.#quotaText(host.text, 0, resetAt));
@@ -113,7 +116,7 @@ export class ChatPanel {
 
   /** Whether the visitor can see the conversation in this tab now. */
   get #seen() {
-    return this.host.isShown && document.visibilityState === 'visible';
+    return this.#host.isShown && document.visibilityState === 'visible';
   }
 
   /** A reply arrived: unread unless the visitor is looking. */
@@ -134,38 +137,40 @@ export class ChatPanel {
    * Keeps the panel as shown for the next load to paint before its code is here
    * (panel-snapshot.ts), if that code draws the same first: the current conversation at its end,
    * as its first-paint record holds it, nothing unsent, nothing open or said over it. Otherwise
-   * no snapshot is kept.
+   * the record keeps no snapshot.
    */
   #keepSnapshot() {
-    const base = endpointBase(this.host.endpoint);
     const { chat } = this;
     const list = this.#list;
+    const panel = this.#part('panel');
     const plain =
-      this.host.isShown &&
-      chat.ready &&
+      this.#host.isShown &&
       !this.#historyOpen &&
       !chat.conversation.viewing &&
       this.#window.following &&
       !chat.sender.entries.length &&
       !this.#part('error') &&
-      !this.#part('quota-notice') &&
-      readFirstPaint(base);
-    // The bubbles scrolled out of view above are left out: the first paint lays out what it shows.
+      !this.#part('quota-notice');
+    // What is not in view is left out: what is hidden (the history pane, its search results), and
+    // the bubbles scrolled out of view above (the first paint lays out what it shows).
     const seen = (node: Node) =>
-      node.parentNode !== list || (node as HTMLElement).offsetTop + (node as HTMLElement).offsetHeight > list!.scrollTop;
-    const panel = this.#part('panel');
-    if (plain && panel) saveSnapshot(base, panel, String(panelStyles), seen);
-    else dropSnapshot(base);
+      !(node as HTMLElement).hidden &&
+      (node.parentNode !== list || (node as HTMLElement).offsetTop + (node as HTMLElement).offsetHeight > list!.scrollTop);
+    keepSnapshot(
+      endpointBase(this.#host.endpoint),
+      chat.conversation.current,
+      plain && panel ? snapshotOf(panel, String(panelStyles), seen) : undefined,
+    );
   }
 
   #listen(on: boolean) {
     const method = on ? 'addEventListener' : 'removeEventListener';
-    this.host[method]('chatbot-reply', this.#onReply);
+    this.#host[method]('chatbot-reply', this.#onReply);
     document[method]('visibilitychange', this.#onVisibility);
   }
 
   #part(name: string) {
-    return this.host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
+    return this.#host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
   }
 
   get #list() {
@@ -182,7 +187,7 @@ export class ChatPanel {
   /** Saves a conversation as Markdown (see `ChatbotWidget.downloadTranscript`). */
   async downloadTranscript(sessionId?: string): Promise<void> {
     await this.#connectIfNeeded();
-    return downloadTranscript(this.chat, this.host, sessionId);
+    return downloadTranscript(this.chat, this.#host, sessionId);
   }
 
   /** Forgets the visitor (see `ChatbotWidget.reset`). */
@@ -207,7 +212,7 @@ export class ChatPanel {
   }
 
   #connectIfNeeded() {
-    const host = this.host;
+    const host = this.#host;
     if (this.#connectedEndpoint === host.endpoint) return Promise.resolve();
     this.#connectedEndpoint = host.endpoint;
     this.#window.follow();
@@ -222,7 +227,7 @@ export class ChatPanel {
 
   /** The element's `willUpdate`: connects, and remembers what the visitor is looking at. */
   willUpdate(changed: PropertyValues) {
-    const host = this.host;
+    const host = this.#host;
     // Lit keeps updating a detached element when asked (a late async continuation, a property
     // set by the page): only an attached one may connect, or a removed widget would come back to
     // life and write its stale view over what other tabs and elements stored since.
@@ -243,7 +248,7 @@ export class ChatPanel {
 
   /** The element's `updated`: scroll position, observers, code blocks, the wider window. */
   updated(changed: PropertyValues) {
-    const host = this.host;
+    const host = this.#host;
     if (changed.has('mode') && host.mode === 'inline' && changed.get('mode') !== undefined) void this.chat.conversation.revalidate();
     // Hidden, nothing is measured: every measure would lay out the page for a panel not seen.
     if (!host.isShown) return;
@@ -273,12 +278,13 @@ export class ChatPanel {
     if (this.#connectedEndpoint !== undefined) void afterNextPaint().then(() => this.chat.conversation.revalidate());
     void this.chat.unread.clear();
     this.#window.follow();
-    if (this.host.mode === 'floating') void (built ? afterNextPaint() : this.host.updateComplete).then(() => this.#composer.input?.focus());
+    if (this.#host.mode === 'floating')
+      void (built ? afterNextPaint() : this.#host.updateComplete).then(() => this.#composer.input?.focus());
   }
 
   /** Infinite scroll of the history pane: the last row coming into view loads the next page. */
   #observeSessions() {
-    const sentinel = this.host.renderRoot.querySelector('.sessions-end');
+    const sentinel = this.#host.renderRoot.querySelector('.sessions-end');
     this.#sessionObserver?.disconnect();
     if (!sentinel || !this.#historyOpen) return;
     this.#sessionObserver ??= new IntersectionObserver((entries) => {
@@ -293,7 +299,7 @@ export class ChatPanel {
       void this.chat.history.loadMore(true);
       this.#search.preload();
     }
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   };
 
   #openSession(sessionId: string) {
@@ -301,8 +307,8 @@ export class ChatPanel {
     this.#revealing = undefined;
     this.#window.follow();
     void this.chat.conversation.viewSession(sessionId);
-    this.host.requestUpdate();
-    void this.host.updateComplete.then(() => this.#list?.focus());
+    this.#host.requestUpdate();
+    void this.#host.updateComplete.then(() => this.#list?.focus());
   }
 
   /** Opens a search result: its conversation, at its message (see {@link focusRevealed}). */
@@ -310,7 +316,7 @@ export class ChatPanel {
     this.#historyOpen = false;
     this.#revealing = { key: hit.messageId, shown: false };
     void this.chat.conversation.viewSession(hit.sessionId);
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** The result's message is rendered: scrolled into view, marked `data-found` and focused. */
@@ -351,12 +357,12 @@ export class ChatPanel {
   /** "3 messages left today; more at 00:00", or at zero when sending is possible again. */
   #quotaText(t: WidgetStrings, remaining: number, resetAt: number): string {
     const time = this.#time.format(new Date(resetAt).toISOString());
-    return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.host.formatTag, { time });
+    return remaining <= 0 ? format(t.quotaExhausted, { time }) : plural(t, 'quotaLeft', remaining, this.#host.formatTag, { time });
   }
 
   /** The panel's contents (the element draws the panel itself, and the launcher). */
   render() {
-    const host = this.host;
+    const host = this.#host;
     const t = host.text;
     const chat = this.chat;
     const c = chat.conversation;

@@ -11,12 +11,15 @@ export class ScrollableCode {
   #signature = '';
 
   /** @param label the accessible name of a scrollable block (read on each look: the language may change). */
-  constructor(private readonly label: () => string) {}
+  readonly #label: () => string;
+  constructor(label: () => string) {
+    this.#label = label;
+  }
 
   /** After an update: watches `list` for width changes and marks its code blocks if its bubbles changed. */
   update(list: HTMLElement | undefined, renderedKeys: readonly string[]) {
     this.#watch(list);
-    const signature = `${this.label()}|${renderedKeys.join('|')}`;
+    const signature = `${this.#label()}|${renderedKeys.join('|')}`;
     if (signature === this.#signature) return;
     this.#signature = signature;
     this.#mark();
@@ -46,7 +49,7 @@ export class ScrollableCode {
   #mark() {
     const list = this.#watched;
     if (!list) return;
-    const label = this.label();
+    const label = this.#label();
     for (const pre of list.querySelectorAll<HTMLElement>('.bubble pre')) {
       if (pre.scrollWidth > pre.clientWidth + 1) {
         pre.tabIndex = 0;

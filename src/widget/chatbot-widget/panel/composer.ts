@@ -18,15 +18,18 @@ export class Composer {
   /** Why the attachment's URL was refused, shown in the `error` part. */
   attachmentError = '';
 
-  constructor(
-    private readonly host: PanelHost,
-    private readonly send: (text: string, file?: string) => void,
-    /** Why no send is possible now (`strings.quotaExhausted` with its time), or undefined. */
-    private readonly blocked: () => string | undefined,
-  ) {}
+  readonly #host: PanelHost;
+  readonly #send: (text: string, file?: string) => void;
+  /** Why no send is possible now (`strings.quotaExhausted` with its time), or undefined. */
+  readonly #blocked: () => string | undefined;
+  constructor(host: PanelHost, send: (text: string, file?: string) => void, blocked: () => string | undefined) {
+    this.#host = host;
+    this.#send = send;
+    this.#blocked = blocked;
+  }
 
   get input() {
-    return this.host.renderRoot.querySelector<HTMLTextAreaElement>('[part="input"]') ?? undefined;
+    return this.#host.renderRoot.querySelector<HTMLTextAreaElement>('[part="input"]') ?? undefined;
   }
 
   /** Forgets what was typed (the visitor was reset). */
@@ -40,21 +43,21 @@ export class Composer {
   readonly #onSubmit = (event: Event) => {
     event.preventDefault();
     const text = this.#draft.trim();
-    if (!text || this.blocked()) return;
+    if (!text || this.#blocked()) return;
     let file: string | undefined;
-    if (this.host.attachments && this.#attachment.trim()) {
+    if (this.#host.attachments && this.#attachment.trim()) {
       file = safeHref(this.#attachment.trim(), undefined);
       if (!file || !/^https?:/.test(file)) {
-        this.attachmentError = this.host.text.attachmentInvalid;
-        this.host.requestUpdate();
+        this.attachmentError = this.#host.text.attachmentInvalid;
+        this.#host.requestUpdate();
         return;
       }
     }
     const input = this.input;
     this.clear();
     if (input) input.value = '';
-    this.host.requestUpdate();
-    this.send(text, file);
+    this.#host.requestUpdate();
+    this.#send(text, file);
     input?.focus();
   };
 
@@ -67,7 +70,7 @@ export class Composer {
 
   readonly #onInput = (event: Event) => {
     this.#draft = (event.target as HTMLTextAreaElement).value;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   };
 
   readonly #onAttachmentInput = (event: Event) => {
@@ -76,13 +79,13 @@ export class Composer {
 
   readonly #toggleAttachment = () => {
     this.#attachmentOpen = !this.#attachmentOpen;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   };
 
   /** `describedBy`: the id of what says why sending is blocked, read with the field. */
   render(t: WidgetStrings, describedBy?: string) {
-    const attachments = this.host.attachments;
-    const blocked = this.blocked();
+    const attachments = this.#host.attachments;
+    const blocked = this.#blocked();
     return html`<form @submit=${this.#onSubmit}>
       ${
         attachments && this.#attachmentOpen
@@ -102,7 +105,7 @@ export class Composer {
         }
         <textarea part="input" rows="1" maxlength=${MAX_MESSAGE_CHARS} aria-label=${t.inputLabel}
           aria-describedby=${(blocked && describedBy) || nothing}
-          placeholder=${blocked ?? (this.host.placeholder || t.placeholder)} .value=${this.#draft}
+          placeholder=${blocked ?? (this.#host.placeholder || t.placeholder)} .value=${this.#draft}
           @input=${this.#onInput} @keydown=${this.#onKeydown}></textarea>
         <button part="send-button" type="submit" ?disabled=${!this.#draft.trim() || !!blocked}>${t.send}</button>
       </div>

@@ -27,26 +27,33 @@ export class CopyButtons {
   #done: string | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
+  readonly #host: CopyHost;
+  readonly #announcer: Announcer;
+  readonly #onCopied: (messageId: string) => void;
   constructor(
-    private readonly host: CopyHost,
-    private readonly announcer: Announcer,
+    host: CopyHost,
+    announcer: Announcer,
     /** Fires `chatbot-copy` for the message copied from. */
-    private readonly onCopied: (messageId: string) => void,
-  ) {}
+    onCopied: (messageId: string) => void,
+  ) {
+    this.#host = host;
+    this.#announcer = announcer;
+    this.#onCopied = onCopied;
+  }
 
   /** Copies, then tells: the event and "Copied" on success, `copyFailed` when nothing could copy. */
   async copy(text: string, messageId: string, button: string, t: WidgetStrings) {
-    const copied = await copyText(text, this.host.renderRoot as ShadowRoot);
+    const copied = await copyText(text, this.#host.renderRoot as ShadowRoot);
     this.failed = !copied;
-    if (!copied) return this.host.requestUpdate();
+    if (!copied) return this.#host.requestUpdate();
     clearTimeout(this.#timer);
     this.#done = button;
     this.#timer = setTimeout(() => {
       this.#done = undefined;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }, DONE_MS);
-    this.announcer.say(t.copied);
-    this.onCopied(messageId);
+    this.#announcer.say(t.copied);
+    this.#onCopied(messageId);
   }
 
   /** The copy button of a bot message: copies its whole text as written (Markdown). */

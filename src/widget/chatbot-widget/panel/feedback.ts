@@ -33,22 +33,25 @@ export function feedbackButtons(
 
 /** The thumbs of every bot message, and what a press does: the rating, the event, the thanks. */
 export class FeedbackButtons {
-  constructor(
-    private readonly host: HTMLElement & { readonly text: WidgetStrings },
-    private readonly chat: Pick<ChatController, 'feedback' | 'rate'>,
-    private readonly announcer: Announcer,
-  ) {}
+  readonly #host: HTMLElement & { readonly text: WidgetStrings };
+  readonly #chat: Pick<ChatController, 'feedback' | 'rate'>;
+  readonly #announcer: Announcer;
+  constructor(host: HTMLElement & { readonly text: WidgetStrings }, chat: Pick<ChatController, 'feedback' | 'rate'>, announcer: Announcer) {
+    this.#host = host;
+    this.#chat = chat;
+    this.#announcer = announcer;
+  }
 
   /** Rates, switches or takes back; only a rating fires `chatbot-feedback` and is thanked for. */
   press(messageId: string, pressed: FeedbackValue) {
-    const value = nextFeedback(this.chat.feedback.get(messageId), pressed);
-    void this.chat.rate(messageId, value);
+    const value = nextFeedback(this.#chat.feedback.get(messageId), pressed);
+    void this.#chat.rate(messageId, value);
     if (!value) return;
-    this.announcer.say(this.host.text.feedbackThanks);
-    emit(this.host, 'chatbot-feedback', { messageId, value });
+    this.#announcer.say(this.#host.text.feedbackThanks);
+    emit(this.#host, 'chatbot-feedback', { messageId, value });
   }
 
   render(messageId: string, t: WidgetStrings): TemplateResult {
-    return feedbackButtons(this.chat.feedback.get(messageId), t, (pressed) => this.press(messageId, pressed));
+    return feedbackButtons(this.#chat.feedback.get(messageId), t, (pressed) => this.press(messageId, pressed));
   }
 }

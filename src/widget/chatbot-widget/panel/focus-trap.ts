@@ -19,36 +19,38 @@ export interface FocusTrapOptions {
  * dialog (which closes the innermost thing open).
  */
 export class FocusTrap implements ReactiveController {
-  constructor(
-    private readonly host: ReactiveControllerHost & HTMLElement,
-    private readonly options: FocusTrapOptions,
-  ) {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+  readonly #options: FocusTrapOptions;
+  constructor(host: ReactiveControllerHost & HTMLElement, options: FocusTrapOptions) {
+    this.#host = host;
+    this.#options = options;
+
     host.addController(this);
   }
 
   hostConnected() {
-    this.host.addEventListener('keydown', this.#onKeydown);
+    this.#host.addEventListener('keydown', this.#onKeydown);
   }
 
   hostDisconnected() {
-    this.host.removeEventListener('keydown', this.#onKeydown);
+    this.#host.removeEventListener('keydown', this.#onKeydown);
   }
 
   readonly #onKeydown = (event: KeyboardEvent) => {
-    if (!this.options.active()) return;
+    if (!this.#options.active()) return;
     if (event.key === 'Escape') {
       event.preventDefault();
-      this.options.onEscape();
+      this.#options.onEscape();
       return;
     }
-    const container = this.options.container();
+    const container = this.#options.container();
     if (event.key !== 'Tab' || !container) return;
-    const always = this.options.alwaysFocusable?.();
+    const always = this.#options.alwaysFocusable?.();
     const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === always);
     if (!focusable.length) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
-    const active = this.host.shadowRoot?.activeElement ?? null;
+    const active = this.#host.shadowRoot?.activeElement ?? null;
     if (event.shiftKey && (active === first || !container.contains(active))) {
       event.preventDefault();
       last.focus();

@@ -33,10 +33,12 @@ export class HistorySearch {
   #unavailable = false;
   #index: Promise<SearchIndex> | undefined;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly conversations: () => Promise<CachedConversation[]>,
-  ) {}
+  readonly #host: ReactiveControllerHost;
+  readonly #conversations: () => Promise<CachedConversation[]>;
+  constructor(host: ReactiveControllerHost, conversations: () => Promise<CachedConversation[]>) {
+    this.#host = host;
+    this.#conversations = conversations;
+  }
 
   /** Fetches the search code ahead of its first use (the history pane opened), in case the connection goes. */
   preload() {
@@ -45,7 +47,7 @@ export class HistorySearch {
 
   /** (Re)builds the index from the cache: on focus, so it holds what was cached since. */
   readonly prepare = () => {
-    const building = Promise.all([import('../../search/search-index.js'), this.conversations()]).then(
+    const building = Promise.all([import('../../search/search-index.js'), this.#conversations()]).then(
       ([{ SearchIndex }, conversations]) => new SearchIndex(conversations),
     );
     // A failed load (the chunk unreachable offline before first use) is tried again next time.
@@ -62,7 +64,7 @@ export class HistorySearch {
     this.#unavailable = false;
     if (!query.trim()) {
       this.hits = [];
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       return;
     }
     if (!this.#index) this.prepare();
@@ -73,14 +75,14 @@ export class HistorySearch {
       // Said on screen; the next keystroke or focus tries to fetch it again.
       if (this.query === query) {
         this.#unavailable = true;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       }
       return;
     }
     if (this.query !== query) return;
     this.hits = hits;
     this.#done = true;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   clear() {

@@ -23,7 +23,10 @@ export class QuotaClock implements ReactiveController {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #watched: number | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  readonly #host: ReactiveControllerHost;
+  constructor(host: ReactiveControllerHost) {
+    this.#host = host;
+
     host.addController(this);
   }
 
@@ -37,7 +40,7 @@ export class QuotaClock implements ReactiveController {
     this.#timer = setTimeout(
       () => {
         this.#watched = undefined;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       },
       Math.min(MAX_TIMER_MS, until - Date.now() + 50),
     );

@@ -8,7 +8,10 @@ export class TimeFormat {
   readonly #formatters = new Map<string, Intl.DateTimeFormat>();
 
   /** @param tag the BCP 47 tag dates are written in (read on each call: the language may change). */
-  constructor(private readonly tag: () => string) {}
+  readonly #tag: () => string;
+  constructor(tag: () => string) {
+    this.#tag = tag;
+  }
 
   /** The time; with the date too when asked or when it is not today. '' for an invalid date. */
   format(iso: string, withDate = false) {
@@ -17,7 +20,7 @@ export class TimeFormat {
     const today = new Date();
     const full =
       withDate || date.getDate() !== today.getDate() || date.getMonth() !== today.getMonth() || date.getFullYear() !== today.getFullYear();
-    const tag = this.tag();
+    const tag = this.#tag();
     const key = `${tag}|${full}`;
     let formatter = this.#formatters.get(key);
     if (!formatter) {

@@ -37,11 +37,14 @@ export class MessageWindow {
   #fill = { height: innerHeight || 800, width: 360 };
   #widening: Promise<void> | undefined;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly conversation: () => Conversation,
-    private readonly pageSize: () => number,
-  ) {}
+  readonly #host: ReactiveControllerHost;
+  readonly #conversation: () => Conversation;
+  readonly #pageSize: () => number;
+  constructor(host: ReactiveControllerHost, conversation: () => Conversation, pageSize: () => number) {
+    this.#host = host;
+    this.#conversation = conversation;
+    this.#pageSize = pageSize;
+  }
 
   /** The list shows the newest message and follows new ones. */
   get following() {
@@ -66,7 +69,7 @@ export class MessageWindow {
 
   /** Opens at `key`: the slice around it, no following. */
   reveal(key: string) {
-    const messages = this.conversation().messages;
+    const messages = this.#conversation().messages;
     const i = messages.findIndex((m) => m.key === key);
     if (i < 0) return;
     this.#firstKey = messages[Math.max(0, i - STEP)]?.key;
@@ -134,13 +137,13 @@ export class MessageWindow {
     this.#widening = afterNextPaint().then(() => {
       this.#widening = undefined;
       this.#narrow = false;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     });
   }
 
   /** The list scrolled: near an edge, more bubbles on that side (and fewer on the other). */
   onScroll(list: HTMLElement) {
-    const conversation = this.conversation();
+    const conversation = this.#conversation();
     const messages = conversation.messages;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 4;
     const [firstIndex, lastIndex] = this.#renderedRange(messages);
@@ -154,7 +157,7 @@ export class MessageWindow {
         this.#firstKey = messages[start]?.key;
         if (lastIndex - start + 1 > MAX_RENDERED) this.#lastKey = messages[start + MAX_RENDERED - 1]?.key;
         this.#stickToBottom = false;
-        this.host.requestUpdate();
+        this.#host.requestUpdate();
       } else if (conversation.hasOlder && !conversation.loadingOlder) {
         void this.loadOlder();
       }
@@ -162,13 +165,13 @@ export class MessageWindow {
       const end = Math.min(messages.length - 1, lastIndex + STEP);
       this.#lastKey = end >= messages.length - 1 ? undefined : messages[end]?.key;
       if (end - firstIndex + 1 > MAX_RENDERED) this.#firstKey = messages[end - MAX_RENDERED + 1]?.key;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }
   }
 
   /** Loads older messages (cache or server) and reveals what arrived above the oldest bubble. */
   async loadOlder() {
-    const conversation = this.conversation();
+    const conversation = this.#conversation();
     this.#stickToBottom = false;
     const before = conversation.messages.length;
     const first = this.rendered[0];
@@ -184,10 +187,10 @@ export class MessageWindow {
         )
       : messages.length;
     const lastIndex = last ? messages.findIndex((m) => m.key === last.key) : messages.length - 1;
-    const start = Math.max(0, firstIndex - Math.max(STEP, this.pageSize()));
+    const start = Math.max(0, firstIndex - Math.max(STEP, this.#pageSize()));
     this.#firstKey = messages[start]?.key;
     if (lastIndex - start + 1 > MAX_RENDERED) this.#lastKey = messages[start + MAX_RENDERED - 1]?.key;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   #renderedRange(messages: ViewMessage[]): [number, number] {
