@@ -49,6 +49,18 @@ test('an excerpt keeps whole blocks, and closes a fence it has to cut', () => {
   assert.match(text, /\n```$/);
 });
 
+test('an excerpt never ends on a paragraph that introduces what it leaves out', () => {
+  const code = '```ts\nexport default handler;\n```';
+  const section = ['Intro.', 'Put this in src/index.ts:', code, 'Then deploy.'].join('\n\n');
+  // What the paragraph introduces comes too while the excerpt stays within half again its length…
+  assert.deepEqual(excerpt(section, 50), { text: ['Intro.', 'Put this in src/index.ts:', code].join('\n\n'), truncated: true });
+  // …and past that, the paragraph goes.
+  const long = section.replace('handler;', `handler;\n${'// more\n'.repeat(20)}`);
+  assert.deepEqual(excerpt(long, 50), { text: 'Intro.', truncated: true });
+  // A paragraph ending otherwise is kept as before.
+  assert.deepEqual(excerpt('one\n\ntwo.\n\nthree', 12), { text: 'one\n\ntwo.', truncated: true });
+});
+
 test('links to other docs files become text; absolute links and anchors stay', () => {
   assert.equal(
     unlinkRelative('See [Deploying](deploying.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),

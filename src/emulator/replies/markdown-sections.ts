@@ -202,6 +202,15 @@ export function excerpt(markdown: string, maxChars: number): { text: string; tru
     length += added;
   }
   let truncated = kept.length < blocks.length;
+  // A paragraph that introduces what follows ("…in src/index.ts:") is not left pointing at
+  // nothing: what it introduces comes too while the excerpt stays within half again its length;
+  // past that, the paragraph goes.
+  if (truncated && kept.length > 1 && kept[kept.length - 1]!.trimEnd().endsWith(':')) {
+    const next = blocks[kept.length]!;
+    if (length + 2 + next.length <= maxChars * 1.5) kept.push(next);
+    else kept.pop();
+    truncated = kept.length < blocks.length;
+  }
   if (kept.length === 1 && kept[0]!.length > maxChars * 1.5) {
     kept[0] = cutBlock(kept[0]!, maxChars);
     truncated = true;
