@@ -43,7 +43,7 @@ export function readSnapshot(endpoint: string): [CSSStyleSheet, Node[]] | undefi
   return attempt((storage) => {
     const base = endpointBase(endpoint);
     const record = JSON.parse(storage.getItem(paintKey(base))!) as { userId?: string; snapshot?: StoredSnapshot };
-    if (!record.snapshot || !record.userId || record.userId !== storage.getItem(visitorKey(base))) return undefined;
+    if (!record.snapshot || record.userId !== storage.getItem(visitorKey(base))) return undefined;
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(record.snapshot[0]);
     return [sheet, record.snapshot[1].map(buildNode)];

@@ -201,6 +201,25 @@ describe('<chatbot-widget> snapshot', () => {
     assert(localStorage.getItem(key)!.includes('from-another-tab'), 'the other tab’s record stays');
   });
 
+  it('writes nothing on hiding when there is nothing to put in or take out (the chat closed)', async () => {
+    const namespace = await cachedConversation();
+    await mountReady({}, namespace);
+    const key = `chatbot-widget|paint|${absoluteEndpoint(namespace)}`;
+    const writes: string[] = [];
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (this: Storage, name: string, value: string) {
+      writes.push(name);
+      setItem.call(this, name, value);
+    };
+    try {
+      pageHidden(true);
+    } finally {
+      Storage.prototype.setItem = setItem;
+    }
+    equal(writes.filter((name) => name === key).length, 0, 'the record is not written again');
+    assert(localStorage.getItem(key), 'and stays');
+  });
+
   it('goes when the conversation changes (a reply), and on reset()', async () => {
     const namespace = freshNamespace();
     const { el } = await mount({ open: '' }, namespace);

@@ -74,8 +74,14 @@ export function keepSnapshot(base: string, shown: CachedConversation | undefined
     const record = JSON.parse(storage.getItem(paintKey(base))!) as FirstPaint;
     const { sessionId, messages } = record.conversation;
     const same = sessionId === shown?.sessionId && messages.at(-1)?.id === shown.messages.at(-1)?.id;
-    const kept = snapshot && same && JSON.stringify(snapshot).length <= MAX_SNAPSHOT_CHARS ? snapshot : undefined;
-    storage.setItem(paintKey(base), JSON.stringify({ ...record, snapshot: kept }));
+    const kept = same ? snapshot : undefined;
+    // Nothing to put in nor take out (a tab hidden with the chat closed): nothing is written.
+    if (!kept && !record.snapshot) return;
+    const text = JSON.stringify({ ...record, snapshot: kept });
+    storage.setItem(
+      paintKey(base),
+      text.length <= MAX_RECORD_CHARS + MAX_SNAPSHOT_CHARS ? text : JSON.stringify({ ...record, snapshot: undefined }),
+    );
   });
 }
 

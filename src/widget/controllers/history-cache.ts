@@ -122,7 +122,9 @@ export class HistoryCache {
    * bounds; for the current conversation, also its first-paint record.
    */
   async saveConversation(conversation: CachedConversation) {
-    const [base, userId] = [this.#base, this.#userId]; // as when asked: a new visitor may be in use by the time the index is read
+    // As when asked: a new visitor may be in use by the time the index is read.
+    const base = this.#base;
+    const userId = this.#userId;
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
     await this.#storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.#index();
