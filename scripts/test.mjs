@@ -1,6 +1,7 @@
 // `npm test`: the Node tests (node:test through tsx) and the real-browser tests
 // (@web/test-runner in Chromium), then one line `N passed, N failed` summing both.
 // `--node-only` / `--browser-only` run one side; extra arguments filter test files by substring.
+// `--long-fuzz` (`npm run fuzz`) runs the fuzz properties long: CHATBOT_FUZZ=long (test/helpers/fuzz.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ const args = process.argv.slice(2);
 const nodeOnly = args.includes('--node-only');
 const browserOnly = args.includes('--browser-only');
 const filters = args.filter((a) => !a.startsWith('--'));
+if (args.includes('--long-fuzz')) process.env.CHATBOT_FUZZ = 'long';
 const work = mkdtempSync(join(tmpdir(), 'chatbot-widget-test-'));
 
 function walk(dir) {
@@ -68,7 +70,7 @@ if (!browserOnly) {
       'tsx',
       '--test',
       '--test-concurrency=2',
-      '--test-timeout=120000',
+      `--test-timeout=${process.env.CHATBOT_FUZZ === 'long' ? 3_600_000 : 120_000}`,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       `--test-reporter=${join(root, 'scripts/node-test-counter.mjs')}`,
