@@ -1,5 +1,5 @@
 /**
- * The emulator on a million messages over 24 months, in a SQLite file (the issue's targets):
+ * The emulator on a million messages over 24 months, in a SQLite file, against these targets:
  *
  *   --seed import of 1,000,000 messages                       < 60 s
  *   count and count-by-month over the whole range (median)    < 50 ms each

@@ -1,5 +1,5 @@
 // The published shape of the package: every entry of the exports map and every
-// command resolves to a built file, and the Node entries export what the contract names.
+// command resolves to a built file, and the Node entries export their public names.
 // `npm install` builds dist/ (the `prepare` script), so these run against what users would get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 const built = existsSync(`${root}dist/lib`);
 const notBuilt = 'dist/ is missing: run `npm run build` (npm install runs it too).';
 
-test('the exports map has exactly the entries of the contract', () => {
+test('the exports map has exactly the public entries of the package', () => {
   assert.deepEqual(Object.keys(pkg.exports).sort(), [
     '.',
     './client',
@@ -55,7 +55,7 @@ test('every entry and command points at a built file with type declarations, fro
 // Through a variable, so type-checking the tests does not depend on dist/ having been built.
 const importEntry = (specifier: string): Promise<Record<string, unknown>> => import(specifier);
 
-test('the Node entries, imported by package name, export what the contract names', async () => {
+test('the Node entries, imported by package name, export their public names', async () => {
   assert.ok(built, notBuilt);
   const client = await importEntry('chatbot-widget/client');
   assert.equal(typeof client.ChatbotClient, 'function');

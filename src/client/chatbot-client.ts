@@ -355,7 +355,7 @@ export class ChatbotClient {
     }
     const shapeProblem = envelopeProblem(body, check);
     if (shapeProblem === 'error') {
-      // The spec leaves the status of some failures open (count with `to` before `from`): an
+      // Upstream's API documents no status for some failures (count with `to` before `from`): an
       // envelope that reports an error is an error whatever its status.
       const error = new ChatbotHttpError({
         url: request.url,

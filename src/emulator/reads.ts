@@ -31,7 +31,7 @@ function listedMessage(m: StoredMessage): Message {
   return reorder(message);
 }
 
-// Keep the spec's field order (url before tokenCount) in the JSON text.
+// Keep upstream's field order (url before tokenCount) in the JSON text.
 function reorder(m: Message): Message {
   const { id, chatbotId, chatSessionId, chatUserId, senderType, text, url, tokenCount, responseTime, createdAt } = m;
   return url === undefined

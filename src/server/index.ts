@@ -17,7 +17,5 @@ export {
 } from './options.js';
 export { StoreFullError, type HandlerStore } from './store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
-/** @deprecated Use `store` with {@link MemoryStore} or a shared store; kept for one release. */
-export { MemoryLimitStore, type LimitStore } from './limit-store.js';
 export { adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from './admin-token.js';
 export type { Logger } from './logger.js';

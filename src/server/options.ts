@@ -5,7 +5,6 @@
  */
 import type { ApiBase } from '../client/signed-request.js';
 import { ID_PATTERN, MAX_REQUEST_BODY_BYTES } from '../shared/limits.js';
-import { storeFromLimitStore, type LimitStore } from './limit-store.js';
 import type { Logger } from './logger.js';
 import { consoleLogger } from './logger.js';
 import { GuardedStore } from './guarded-store.js';
@@ -86,8 +85,6 @@ export interface SigningHandlerOptions {
    * (this process only); several instances share one through a shared store.
    */
   store?: HandlerStore;
-  /** @deprecated Use `store`. Counters only; kept for one release. */
-  limitStore?: LimitStore;
   /**
    * The client address for the per-address limit. Default: the adapter's `clientAddress`.
    * Behind a proxy, name the header it sets, e.g. `(r) => r.headers.get('CF-Connecting-IP')`.
@@ -185,7 +182,7 @@ function parseOrigin(text: unknown): string {
 
 const STORE_METHODS = ['increment', 'get', 'add', 'swap'] as const;
 
-/** The `store` option, else a deprecated `limitStore` wrapped into one, else a MemoryStore. */
+/** The `store` option, checked, else a MemoryStore. */
 function chooseStore(options: SigningHandlerOptions, logger: Logger, now: () => number): HandlerStore {
   if (options.store !== undefined) {
     const missing = STORE_METHODS.filter((name) => typeof (options.store as unknown as Record<string, unknown>)?.[name] !== 'function');
@@ -193,17 +190,7 @@ function chooseStore(options: SigningHandlerOptions, logger: Logger, now: () => 
       fail(
         `store must implement the handler's store interface (increment, get, add, swap); missing ${missing.join(', ')}. See docs/handler.md.`,
       );
-    if (options.limitStore !== undefined)
-      logger.warn('both store and limitStore are given: limitStore is deprecated and ignored; the store option holds the counters too');
     return options.store;
-  }
-  if (options.limitStore !== undefined) {
-    if (typeof options.limitStore?.increment !== 'function') fail('limitStore must have an increment(key, expiresAt) method.');
-    logger.warn(
-      'the limitStore option is deprecated and will be removed in the next release: pass store (a HandlerStore such as MemoryStore, see docs/handler.md). ' +
-        'Until then its counters are used, and idempotency records and revocations stay in this process.',
-    );
-    return storeFromLimitStore(options.limitStore);
   }
   // On the handler's clock: its windows and leases end when the handler says they do.
   return new MemoryStore({ now });

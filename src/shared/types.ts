@@ -3,7 +3,7 @@
  * Isomorphic: no DOM and no Node APIs, imports nothing else of src/.
  */
 
-/** `senderType` values the spec documents; other values may exist upstream. */
+/** `senderType` values upstream documents; other values may exist upstream. */
 export type SenderType = 'User' | 'Bot' | (string & {});
 
 /** A stored message (docs/api.md). */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-/** The install targets of the package (the budget for widget + client + handler users). */
+/** The install targets of the package (the ceiling for widget + client + handler users: the package stays small to install). */
 const MAX_PACKAGES = 12;
 const MAX_BYTES = 8 * 1024 * 1024;
 const EMULATOR_COMMAND = 'npm install better-sqlite3 gpt-tokenizer minisearch';

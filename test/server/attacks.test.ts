@@ -1,4 +1,4 @@
-// Table-driven attack tests: every route against every attack of the issue, through real HTTP
+// Table-driven attack tests: every route against every attack a hostile browser can make, through real HTTP
 // with raw request targets. Each case asserts the handler's answer AND what the recording
 // upstream received (nothing at all, or only what it should).
 import { after, before, beforeEach, describe, it } from 'node:test';

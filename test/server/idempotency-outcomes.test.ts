@@ -307,25 +307,4 @@ describe('idempotency outcomes and the store', () => {
     assert.equal(((await retry.json()) as { stored: Array<{ id: string }> }).stored[0]!.id, firstBody.stored[0]!.id);
     assert.equal(posts(), 1, 'found upstream, not sent twice');
   });
-
-  it('limitStore still works for one release, with one deprecation warning naming store', async () => {
-    const counted: string[] = [];
-    const counts = new Map<string, number>();
-    const limitStore = {
-      async increment(key: string) {
-        counted.push(key);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        return counts.get(key)!;
-      },
-    };
-    const handler = makeHandler({ limitStore, limits: { ...ROOMY, sendsPerMinute: 1 } });
-    const warnings = logs.filter((l) => l.level === 'warn');
-    assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!.message, /limitStore.*deprecated.*pass store/);
-    const { token } = await visitor(handler);
-    assert.equal((await send(handler, token, 'one', 'k-legacy')).status, 200);
-    assert.equal((await send(handler, token, 'one', 'k-legacy')).status, 200, 'the repeat is answered from the record (kept in memory)');
-    assert.equal((await send(handler, token, 'two', 'k-legacy-2')).status, 429, 'its counters still limit');
-    assert.ok(counted.some((key) => key.startsWith(`${CHATBOT_ID}:send-minute:`)));
-  });
 });

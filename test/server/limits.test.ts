@@ -4,7 +4,7 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
-import { createSigningHandler, MemoryLimitStore, type LimitStore, type SigningHandlerOptions } from '../../src/server/index.js';
+import { createSigningHandler, MemoryStore, type HandlerStore, type SigningHandlerOptions } from '../../src/server/index.js';
 
 describe('limits', () => {
   let upstream: RecordingUpstream;
@@ -134,17 +134,19 @@ describe('limits', () => {
     assert.equal((await as('203.0.113.1')).status, 429);
   });
 
-  it('uses a pluggable store through increment(key, expiresAt)', async () => {
+  it('counts in the store it is given, under keys named by window, until the window ends', async () => {
     const calls: Array<[string, number]> = [];
-    const counts = new Map<string, number>();
-    const store: LimitStore = {
-      async increment(key, expiresAt) {
+    const inner = new MemoryStore({ now: () => clock });
+    const store: HandlerStore = {
+      increment(key, expiresAt) {
         calls.push([key, expiresAt]);
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-        return counts.get(key)!;
+        return inner.increment(key, expiresAt);
       },
+      get: (key) => inner.get(key),
+      add: (key, value, expiresAt) => inner.add(key, value, expiresAt),
+      swap: (key, expected, value, expiresAt) => inner.swap(key, expected, value, expiresAt),
     };
-    const handler = makeHandler({ limitStore: store, limits: { sendsPerMinute: 1 } });
+    const handler = makeHandler({ store, limits: { sendsPerMinute: 1 } });
     const bearer = await token(handler, '192.0.2.50');
     await send(handler, bearer);
     assert.equal((await send(handler, bearer)).status, 429);
@@ -156,23 +158,5 @@ describe('limits', () => {
       assert.ok(expiresAt > clock, `${key} expires in the future`);
       assert.ok(expiresAt - clock <= (key.includes('day') ? 86_400_000 : 60_000));
     }
-  });
-});
-
-describe('MemoryLimitStore', () => {
-  it('counts per key and starts over once the window expired', async () => {
-    let now = 1_000;
-    const store = new MemoryLimitStore(10, () => now);
-    assert.equal(await store.increment('a', 2_000), 1);
-    assert.equal(await store.increment('a', 2_000), 2);
-    assert.equal(await store.increment('b', 2_000), 1);
-    now = 2_000;
-    assert.equal(await store.increment('a', 3_000), 1);
-  });
-
-  it('stays within its key bound under a flood of distinct keys', async () => {
-    const store = new MemoryLimitStore(100, () => 0);
-    for (let i = 0; i < 1_000; i++) await store.increment(`k${i}`, 60_000);
-    assert.ok(store.size <= 100);
   });
 });

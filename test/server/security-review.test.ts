@@ -1,5 +1,5 @@
-// Findings of the security review of the signing handler, each pinned by a test that failed
-// before its fix, plus table-driven checks of the attack surface the review walked through
+// Weaknesses once found in the signing handler, each pinned by a test that failed before its
+// fix, plus table-driven checks of the rest of its attack surface
 // (they already passed and keep it that way). Real HTTP on loopback where the Node bridge is
 // under test, in-process Web Requests where only the core is.
 import { after, before, beforeEach, describe, it } from 'node:test';
