@@ -31,8 +31,8 @@ function assertNoSecret(result: { stdout: string; stderr: string }, secret = ups
   assert.ok(!result.stderr.includes(secret), 'secret on stderr');
 }
 
-test('--help prints the usage on stdout and exits 0, credentials or not', async () => {
-  const result = await runCli(['--help']);
+test('--help prints the usage on stdout and exits 0, credentials or not (the command as a user runs it)', async () => {
+  const result = await runCli(['--help'], {}, 'tsx');
   assert.equal(result.code, 0);
   assert.match(result.stdout, /^Usage: chatbot-api <command> \[flags\]/);
   assert.match(result.stdout, /usage --from DATE --to DATE \[--table\]/);
