@@ -293,15 +293,17 @@ describe('idempotency outcomes and the store', () => {
       swap: (key, expected, value, expiresAt) =>
         swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt),
     };
-    // A short upstream timeout keeps the key's lease (3 × timeout + 5 s) short for the test.
-    const handler = makeHandler({ store: flaky, upstreamTimeoutMs: 200 });
+    // The handler's clock runs ahead on demand: its key's lease (3 × timeout + 5 s) ends without a
+    // real wait, while upstream's times stay real (the look-up compares them with the attempt's).
+    let ahead = 0;
+    const handler = makeHandler({ store: flaky, upstreamTimeoutMs: 200, now: () => Date.now() + ahead });
     const { token } = await visitor(handler);
     swapsFail = true;
     const first = await send(handler, token, 'recorded late', 'k-flaky');
     assert.equal(first.status, 200, 'the answer upstream gave, not a 503');
     const firstBody = (await first.json()) as { stored: Array<{ id: string }> };
     swapsFail = false;
-    await new Promise((resolve) => setTimeout(resolve, 5_700));
+    ahead = 5_700; // past the lease
     const retry = await send(handler, token, 'recorded late', 'k-flaky');
     assert.equal(retry.status, 200);
     assert.equal(((await retry.json()) as { stored: Array<{ id: string }> }).stored[0]!.id, firstBody.stored[0]!.id);
