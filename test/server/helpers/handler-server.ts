@@ -71,18 +71,20 @@ export interface RawRequest {
   chunkSize?: number;
   /** Send the headers at once and the body this much later (the handler has begun the request). */
   bodyDelayMs?: number;
+  /** The loopback address to connect from (`127.0.0.2` and up are distinct client addresses). */
+  localAddress?: string;
 }
 
 /** Sends one request with the target exactly as given. */
 export function rawRequest(
   port: number,
-  { method = 'GET', path, headers = {}, body, chunkSize, bodyDelayMs }: RawRequest,
+  { method = 'GET', path, headers = {}, body, chunkSize, bodyDelayMs, localAddress }: RawRequest,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     // An explicit length: Node sends DELETE and friends without one, and the body would be read as a second request.
     const length: Record<string, string> = body !== undefined && !chunkSize ? { 'Content-Length': String(Buffer.byteLength(body)) } : {};
     const req = httpRequest(
-      { host: '127.0.0.1', port, method, path, headers: { Connection: 'close', ...length, ...headers }, agent: false },
+      { host: '127.0.0.1', port, method, path, headers: { Connection: 'close', ...length, ...headers }, agent: false, localAddress },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
