@@ -86,6 +86,22 @@ function holdPanelCodePlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('fail-panel-code')` from a test makes every fetch of the panel's code fail
+ * on this page, as offline: what a visitor sees when that code cannot be loaded.
+ */
+function failPanelCodePlugin() {
+  return {
+    name: 'fail-panel-code',
+    async executeCommand({ command, session }) {
+      if (command !== 'fail-panel-code') return undefined;
+      if (session.browser.type !== 'playwright') throw new Error(`${command} needs Playwright`);
+      await session.browser.getPage(session.id).route(/\/panel\/chat-panel\.ts(\?|$)/, (route) => route.abort('internetdisconnected'));
+      return true;
+    },
+  };
+}
+
 /** The widget's Lit templates minified as the standalone build ships them (vite.config.ts). */
 function minifyTemplatesPlugin() {
   return {
@@ -114,6 +130,7 @@ export default {
     backendPlugin(),
     chatbotApiCommandPlugin(),
     holdPanelCodePlugin(),
+    failPanelCodePlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);

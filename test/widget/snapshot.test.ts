@@ -1,5 +1,5 @@
 // The panel's snapshot as the panel keeps it: when the page is hidden (a reload, a link, another
-// tab) with the panel showing the current conversation at its end, its visible DOM and styles go
+// tab) with the panel showing the current conversation at its end, its visible DOM (no styles) goes
 // to localStorage for the stored visitor, and the next load draws them in its first render until
 // the panel replaces them. Never when the panel is not what the next load draws first, and gone
 // whenever the conversation's first-paint record changes. (snapshot-loading.test.ts: the drawing
@@ -41,12 +41,12 @@ function pageHidden(hidden: boolean) {
   document.dispatchEvent(new Event('visibilitychange'));
 }
 
-/** The snapshot the endpoint's first-paint record carries: whose, its styles, and its text. */
+/** The snapshot the endpoint's first-paint record carries: whose, its nodes, and their text. */
 function storedSnapshot(namespace: string) {
   const text = localStorage.getItem(`chatbot-widget|paint|${absoluteEndpoint(namespace)}`);
-  const record = text ? (JSON.parse(text) as { userId: string; snapshot?: [string, unknown] }) : undefined;
+  const record = text ? (JSON.parse(text) as { userId: string; snapshot?: unknown[] }) : undefined;
   if (!record?.snapshot) return undefined;
-  return { visitor: record.userId, css: record.snapshot[0], text: JSON.stringify(record.snapshot[1]) };
+  return { visitor: record.userId, nodes: record.snapshot, text: JSON.stringify(record.snapshot) };
 }
 
 /** A cached conversation of 40 messages (`Message 0` … `Message 39`), offline, as a previous visit left it. */
@@ -119,7 +119,10 @@ describe('<chatbot-widget> snapshot', () => {
     const stored = storedSnapshot(namespace);
     assert(stored, 'kept on hiding');
     equal(stored.visitor, 'cached-visitor', 'for the stored visitor');
-    assert(stored.css.includes('[part=messages]'), 'with the panel’s styles');
+    assert(
+      stored.nodes.every((node) => typeof node === 'string' || Array.isArray(node)) && !stored.text.includes('{'),
+      'nodes only: no styles (the next load draws with its own)',
+    );
     assert(stored.text.includes('Message 39'), 'the newest message in it');
     assert(!stored.text.includes('"Message 0"') && !stored.text.includes('Message 10'), 'not the bubbles scrolled out of view above');
     assert(!stored.text.includes('"history"'), 'not what is hidden (the history pane)');

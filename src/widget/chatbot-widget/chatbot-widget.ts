@@ -7,6 +7,7 @@ import { emit } from '../emit.js';
 import { readSnapshot } from '../panel-snapshot.js';
 import { whenIdle } from '../when-idle.js';
 import { chatIcon, closeIcon } from './icons.js';
+import { conversationStyles } from './conversation.styles.js';
 import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
@@ -254,26 +255,33 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       (error: unknown) => {
         this.#panelLoading = undefined;
         this.panelFailed = true;
+        // What went wrong is said in the panel's place: no snapshot stands in for a panel that
+        // is not coming.
+        if (this.#snapshot) {
+          this.#snapshot = undefined;
+          this.#adoptPanelStyles([]);
+        }
         throw error;
       },
     );
     return this.#panelLoading;
   }
 
-  /** The panel's styles join the element's: its code's, or a snapshot's. */
-  #adoptPanelStyles(styles: CSSResultOrNative) {
-    adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, styles]);
+  /** The panel's styles join the element's: its code's, a snapshot's, or (none) the element's own only. */
+  #adoptPanelStyles(styles: CSSResultOrNative[]) {
+    adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...styles]);
   }
 
   /**
    * A reload of the element shown: the panel as the visitor last saw it is drawn in this first
-   * render, with its styles, until the panel's code draws it (panel-snapshot.ts).
+   * render until the panel's code draws it (panel-snapshot.ts), with the styles of its
+   * conversation, which ship in the first load (nothing of the snapshot's record styles anything).
    */
   #showSnapshot() {
     const snapshot = readSnapshot(this.endpoint);
     if (!snapshot) return;
-    this.#adoptPanelStyles(snapshot[0]);
-    this.#snapshot = snapshot[1];
+    this.#adoptPanelStyles([conversationStyles]);
+    this.#snapshot = snapshot;
   }
 
   /**
@@ -406,8 +414,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
     const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
-    // Until the panel's code is here (and unless it failed to come), a snapshot stands in for it.
-    const snapshot = this.panelFailed ? undefined : this.#snapshot;
+    // Until the panel's code is here, a snapshot stands in for it.
+    const snapshot = this.#snapshot;
     // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
     // only): opening then lays out and paints what is there, in one frame.
     return html`

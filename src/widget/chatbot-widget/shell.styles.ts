@@ -16,9 +16,16 @@ import { baseRules, themeTokens } from '../theme.styles.js';
  * heights); direction, visibility and the cursor still come from the page.
  */
 
+/*
+ * A snapshot of the panel (panel-snapshot.ts) is laid out as the panel's contents, and contains
+ * its painting: whatever classes and parts its stored nodes carry (the launcher's, fixed to the
+ * viewport), nothing of it is drawn outside its own box.
+ */
+
 /**
  * The styles of the first load: theme tokens, the launcher and the panel's frame. The panel's
- * contents bring their own (panel/panel.styles.ts) when its code loads.
+ * contents bring their own (panel/panel.styles.ts) when its code loads; a snapshot of them is
+ * drawn with those of its conversation (conversation.styles.ts), which ship in the first load.
  */
 export const shellStyles = [
   themeTokens,
@@ -180,7 +187,11 @@ export const shellStyles = [
     }
   }
   .snapshot {
-    display: contents;
+    display: flex;
+    flex: 1;
+    flex-direction: column;
+    min-height: 0;
+    contain: paint;
   }
   .loading {
     margin: auto;

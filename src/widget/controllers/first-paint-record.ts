@@ -12,18 +12,12 @@
  * stored visitor is named (their user id; the identity itself, with its token, stays in IndexedDB).
  * A record is shown only when the two agree, and the identity read a moment later confirms it.
  */
-import { attempt, paintKey, visitorKey } from '../local-records.js';
+import { attempt, MAX_PAINT_RECORD_CHARS, MAX_RECORD_CHARS, paintKey, visitorKey } from '../local-records.js';
 import type { StoredSnapshot } from '../panel-snapshot.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 
 /** Enough to fill a tall panel with short messages (the first paint draws as many as fill it). */
 const FIRST_PAINT_MESSAGES = 24;
-/** Longest record kept, in characters of JSON (a long answer or two); past it, fewer messages. */
-const MAX_RECORD_CHARS = 32_768;
-
-/** Longest snapshot a record carries, in characters of JSON: the panel's styles (about 8,000) and what it shows. */
-const MAX_SNAPSHOT_CHARS = 65_536;
-
 export interface FirstPaint {
   userId: string;
   conversation: CachedConversation;
@@ -36,7 +30,7 @@ export function readFirstPaint(base: string): FirstPaint | undefined {
   return attempt((storage) => {
     const visitor = storage.getItem(visitorKey(base));
     const text = storage.getItem(paintKey(base));
-    if (!visitor || !text) return undefined;
+    if (!visitor || text === null || text.length > MAX_PAINT_RECORD_CHARS) return undefined;
     const record = JSON.parse(text) as Partial<FirstPaint> | null;
     const conversation = checkedConversation(record?.conversation);
     return conversation && record!.userId === visitor ? { userId: visitor, conversation } : undefined;
@@ -71,17 +65,18 @@ export function dropFirstPaint(base: string) {
  */
 export function keepSnapshot(base: string, shown: CachedConversation | undefined, snapshot: StoredSnapshot | undefined) {
   attempt((storage) => {
-    const record = JSON.parse(storage.getItem(paintKey(base))!) as FirstPaint;
-    const { sessionId, messages } = record.conversation;
+    const text = storage.getItem(paintKey(base));
+    if (text === null || text.length > MAX_PAINT_RECORD_CHARS) return; // no record to keep it in
+    const record = JSON.parse(text) as Partial<FirstPaint> | null;
+    const conversation = checkedConversation(record?.conversation);
+    if (!conversation) return;
+    const { sessionId, messages } = conversation;
     const same = sessionId === shown?.sessionId && messages.at(-1)?.id === shown.messages.at(-1)?.id;
     const kept = same ? snapshot : undefined;
     // Nothing to put in nor take out (a tab hidden with the chat closed): nothing is written.
-    if (!kept && !record.snapshot) return;
-    const text = JSON.stringify({ ...record, snapshot: kept });
-    storage.setItem(
-      paintKey(base),
-      text.length <= MAX_RECORD_CHARS + MAX_SNAPSHOT_CHARS ? text : JSON.stringify({ ...record, snapshot: undefined }),
-    );
+    if (!kept && !record!.snapshot) return;
+    const next = JSON.stringify({ ...record, snapshot: kept });
+    storage.setItem(paintKey(base), next.length <= MAX_PAINT_RECORD_CHARS ? next : JSON.stringify({ ...record, snapshot: undefined }));
   });
 }
 

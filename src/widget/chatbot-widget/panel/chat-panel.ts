@@ -10,7 +10,6 @@ import { ChatController } from '../../controllers/chat-controller.js';
 import { afterNextPaint } from '../../after-paint.js';
 import { emit } from '../../emit.js';
 import { endpointBase } from '../../endpoint-base.js';
-import { snapshotOf } from '../../panel-snapshot.js';
 import { keepSnapshot } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
@@ -29,6 +28,7 @@ import { HistorySearch } from './history-search.js';
 import { renderMessage, type MessageViewContext } from './message-view.js';
 import type { PanelHost } from './panel-host.js';
 import { panelStyles } from './panel.styles.js';
+import { snapshotOf } from './take-snapshot.js';
 import { dayWindow, QuotaClock, quotaExhausted } from './quota.js';
 import { TimeFormat } from './time-format.js';
 import { downloadIcon, downloadTranscript } from './transcript-download.js';
@@ -156,11 +156,7 @@ export class ChatPanel {
     const seen = (node: Node) =>
       !(node as HTMLElement).hidden &&
       (node.parentNode !== list || (node as HTMLElement).offsetTop + (node as HTMLElement).offsetHeight > list!.scrollTop);
-    keepSnapshot(
-      endpointBase(this.#host.endpoint),
-      chat.conversation.current,
-      plain && panel ? snapshotOf(panel, String(panelStyles), seen) : undefined,
-    );
+    keepSnapshot(endpointBase(this.#host.endpoint), chat.conversation.current, plain && panel ? snapshotOf(panel, seen) : undefined);
   }
 
   #listen(on: boolean) {

@@ -1,20 +1,6 @@
-import { css } from 'lit';
-import { conversationExtrasStyles } from './conversation-extras.styles.js';
-
-/**
- * The panel's own tokens on top of the shared theme (theme.styles.ts): bubbles, links and code.
- * Dark defaults for `theme="dark"`, and `theme="auto"` when the system asks for dark; every
- * colour pair meets WCAG AA (4.5:1 for text) against its background.
- */
-const dark = css`
-  --_user-bg: var(--chatbot-user-background, #1e40af);
-  --_user-text: var(--chatbot-user-text, #ffffff);
-  --_bot-bg: var(--chatbot-bot-background, #1f2937);
-  --_bot-text: var(--chatbot-bot-text, #f3f4f6);
-  --_link: var(--chatbot-link, #93c5fd);
-  --_user-link: var(--chatbot-user-link, #ffffff);
-  --_code-bg: var(--chatbot-code-background, #0b1220);
-`;
+import { css, unsafeCSS } from 'lit';
+import { conversationStyles } from '../conversation.styles.js';
+import { CLIPBOARD_BUFFER_CLASS } from './clipboard.js';
 
 /**
  * Text fields match :focus-visible even when clicked or focused on opening (the browser expects
@@ -31,77 +17,14 @@ const fieldFocus = css`
 `;
 
 /**
- * Scroll shadows on a code block wider than its bubble: a shade at each edge that hides more
- * code. The shades are fixed to the box (`scroll`); the covers that hide them at either end of
- * the code travel with it (`local`), so a shade shows only where code is cut off. The shade is
- * the text colour, so it shows in light and dark themes; left/right are physical because code
- * always reads and scrolls left to right, right-to-left pages included. Where `color-mix()` is
- * unknown the images drop out and the plain background colour stays.
+ * The panel's styles: its conversation's (in the first load, for the snapshot: conversation.styles.ts)
+ * and what only the panel draws: the history pane and its search, the bar over another
+ * conversation, a message pending or not sent, focus in the fields, the clipboard fallback's
+ * hidden field. Loaded with the panel's code.
  */
-const scrollShadows = css`
-  .bubble pre {
-    --_shade: color-mix(in srgb, var(--_text) 30%, transparent);
-    background-color: var(--_code-bg);
-    background-image: linear-gradient(to right, var(--_code-bg) 30%, transparent), linear-gradient(to left, var(--_code-bg) 30%, transparent),
-      linear-gradient(to right, var(--_shade), transparent), linear-gradient(to left, var(--_shade), transparent);
-    background-position: left, right, left, right;
-    background-size: 32px 100%, 32px 100%, 12px 100%, 12px 100%;
-    background-repeat: no-repeat;
-    background-attachment: local, local, scroll, scroll;
-  }
-`;
-
-/**
- * The panel's contents: header, history pane, messages, composer (loaded with the panel's code).
- * They join the shell's styles (shell.styles.ts), whose rules for the whole shadow root (box
- * sizing, focus ring, reduced motion) apply here too: not repeated.
- */
-export const panelStyles = css`
-  :host {
-    --_user-bg: var(--chatbot-user-background, #1d4ed8);
-    --_user-text: var(--chatbot-user-text, #ffffff);
-    --_bot-bg: var(--chatbot-bot-background, #f3f4f6);
-    --_bot-text: var(--chatbot-bot-text, #111827);
-    --_link: var(--chatbot-link, #1d4ed8);
-    --_user-link: var(--chatbot-user-link, #ffffff);
-    --_code-bg: var(--chatbot-code-background, #e5e7eb);
-  }
-  :host([theme='dark']) {
-    ${dark}
-  }
-  @media (prefers-color-scheme: dark) {
-    :host([theme='auto']) {
-      ${dark}
-    }
-  }
-  ${fieldFocus}
-  ${conversationExtrasStyles}
-  [part='header'] {
-    display: flex;
-    align-items: center;
-    gap: 6px;
-    padding: 8px 10px;
-    border-block-end: 1px solid var(--_border);
-  }
-  .icon-button:disabled {
-    opacity: 0.45;
-    cursor: default;
-  }
-  [part='header'] h2 {
-    flex: 1;
-    margin: 0;
-    font-size: 1.05em;
-    font-weight: 650;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-  }
-  .body {
-    position: relative;
-    flex: 1;
-    min-height: 0;
-    display: flex;
-  }
+export const panelStyles = [
+  conversationStyles,
+  css`
   [part='history'] {
     position: absolute;
     inset: 0;
@@ -167,22 +90,10 @@ export const panelStyles = css`
   .sessions-end {
     height: 1px;
   }
-  .meta,
   [part='session'] .date,
-  [part='search-result'] .date,
-  .note {
+  [part='search-result'] .date {
     font-size: 0.8em;
     color: var(--_muted);
-  }
-  [part='quota-notice'] {
-    margin: 0;
-    padding: 0.25rem 0.75rem;
-  }
-  .chat {
-    flex: 1;
-    min-width: 0;
-    display: flex;
-    flex-direction: column;
   }
   .viewing {
     display: flex;
@@ -201,123 +112,11 @@ export const panelStyles = css`
     cursor: pointer;
     padding: 2px;
   }
-  [part='messages'] {
-    position: relative;
-    flex: 1;
-    overflow-y: auto;
-    overflow-anchor: none;
-    padding: 12px;
-    display: flex;
-    flex-direction: column;
-    gap: 10px;
-  }
-  .empty {
-    margin: auto;
-    color: var(--_muted);
-    text-align: center;
-  }
-  [part='load-older'] {
-    align-self: center;
-  }
-  /* A message never gets wider than the list: the flex items may shrink below their content
-     (min-width: 0), long words, URLs and inline code wrap anywhere, and a code block
-     scrolls inside its bubble instead of widening it. */
-  [part~='message'],
-  .greeting {
-    display: flex;
-    flex-direction: column;
-    min-width: 0;
-    max-width: 85%;
-    align-items: flex-start;
-  }
-  [part~='message-user'] {
-    align-self: flex-end;
-    align-items: flex-end;
-  }
-  .bubble {
-    min-width: 0;
-    max-width: 100%;
-    padding: 8px 12px;
-    border-radius: var(--_radius);
-    background: var(--_bot-bg);
-    color: var(--_bot-text);
-    overflow-wrap: anywhere;
-  }
-  /* The visitor's text is plain: its own line breaks are kept (Markdown replies collapse a
-     single newline to a space, as Markdown does). */
-  .plain {
-    white-space: pre-wrap;
-  }
-  [part~='message-bot'] .bubble,
-  .greeting .bubble {
-    border-end-start-radius: 4px;
-  }
-  [part~='message-user'] .bubble {
-    background: var(--_user-bg);
-    color: var(--_user-text);
-    border-end-end-radius: 4px;
-  }
   [part~='message-pending'] .bubble {
     opacity: 0.75;
   }
   [part~='message-failed'] .bubble {
     outline: 2px solid var(--_error-text);
-  }
-  /* Isolated: a bidi override in the text before a link cannot reorder what the link says. */
-  .bubble a {
-    color: var(--_link);
-    unicode-bidi: isolate;
-  }
-  [part~='message-user'] .bubble a {
-    color: var(--_user-link);
-  }
-  .bubble p,
-  .bubble ul,
-  .bubble ol,
-  .bubble pre,
-  .bubble blockquote {
-    margin: 0 0 0.5em;
-  }
-  .bubble > :last-child {
-    margin-block-end: 0;
-  }
-  .bubble ul,
-  .bubble ol {
-    padding-inline-start: 1.3em;
-  }
-  .bubble code {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    font-size: 0.9em;
-    background: var(--_code-bg);
-    border-radius: 4px;
-    padding: 0 3px;
-    overflow-wrap: anywhere;
-  }
-  ${scrollShadows}
-  .bubble pre {
-    max-width: 100%;
-    overflow-x: auto;
-    border-radius: 8px;
-    padding: 8px;
-    white-space: pre;
-    /* Code reads left to right on right-to-left pages too, and scrolls that way. */
-    direction: ltr;
-    text-align: left;
-  }
-  .bubble pre code {
-    padding: 0;
-    background: none;
-    overflow-wrap: normal;
-  }
-  .bubble blockquote {
-    border-inline-start: 3px solid var(--_border);
-    padding-inline-start: 8px;
-  }
-  .meta {
-    display: flex;
-    align-items: center;
-    gap: 8px;
-    margin-block-start: 2px;
   }
   [part~='message-failed'] .meta {
     color: var(--_error-text);
@@ -335,98 +134,15 @@ export const panelStyles = css`
     cursor: not-allowed;
     opacity: 0.7;
   }
-  [part='typing'] {
-    align-self: flex-start;
-    display: inline-flex;
-    gap: 4px;
-    padding: 12px 14px;
-    border-radius: var(--_radius);
-    background: var(--_bot-bg);
+  .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
+    position: fixed;
+    inset-block-start: 0;
+    inset-inline-start: 0;
+    width: 1px;
+    height: 1px;
+    opacity: 0;
+    pointer-events: none;
   }
-  [part='typing'] span[aria-hidden] {
-    width: 7px;
-    height: 7px;
-    border-radius: 50%;
-    background: var(--_muted);
-    animation: blink 1.2s infinite ease-in-out both;
-  }
-  [part='typing'] span[aria-hidden]:nth-child(2) {
-    animation-delay: 0.2s;
-  }
-  [part='typing'] span[aria-hidden]:nth-child(3) {
-    animation-delay: 0.4s;
-  }
-  @keyframes blink {
-    0%,
-    80%,
-    100% {
-      opacity: 0.3;
-    }
-    40% {
-      opacity: 1;
-    }
-  }
-  [part='error'] {
-    display: flex;
-    align-items: flex-start;
-    gap: 8px;
-    margin: 0 12px 8px;
-    padding: 8px 10px;
-    border-radius: 10px;
-    background: var(--_error-bg);
-    color: var(--_error-text);
-    font-size: 0.9em;
-  }
-  [part='error'] span {
-    flex: 1;
-  }
-  [part='error'] button {
-    border: 0;
-    background: none;
-    color: inherit;
-    cursor: pointer;
-    text-decoration: underline;
-  }
-  form {
-    display: flex;
-    flex-direction: column;
-    gap: 6px;
-    padding: 10px;
-    border-block-start: 1px solid var(--_border);
-  }
-  .row {
-    display: flex;
-    align-items: flex-end;
-    gap: 6px;
-  }
-  [part='input'],
-  .attachment input {
-    flex: 1;
-    min-width: 0;
-    resize: none;
-    max-height: 8em;
-    field-sizing: content;
-    padding: 8px 10px;
-    border: 1px solid var(--_border);
-    border-radius: 10px;
-    background: var(--_bg);
-  }
-  [part='send-button'] {
-    padding: 8px 14px;
-    border: 0;
-    border-radius: 10px;
-    background: var(--_accent);
-    color: var(--_on-accent);
-    font-weight: 600;
-    cursor: pointer;
-  }
-  [part='send-button']:disabled {
-    cursor: not-allowed;
-    opacity: 0.55;
-  }
-  .attachment {
-    display: flex;
-    gap: 6px;
-    align-items: center;
-  }
-`;
+  ${fieldFocus}
+`,
+];

@@ -1,12 +1,10 @@
 /**
- * Styles of what this chunk adds around the messages: the suggested prompts of an empty
- * conversation (its greeting is laid out as a bot message, in panel.styles.ts), the copy and
- * feedback buttons under a bot message, a code block's copy button (sized as those), and the
- * clipboard fallback's hidden field. Colours are the theme's tokens, so both themes and the
+ * Styles of what the panel draws around the messages: the suggested prompts of an empty
+ * conversation (its greeting is laid out as a bot message, in conversation.styles.ts), the copy
+ * and feedback buttons under a bot message, and a code block's copy button (sized as those). Colours are the theme's tokens, so both themes and the
  * host's `--chatbot-*` values apply.
  */
-import { css, unsafeCSS } from 'lit';
-import { CLIPBOARD_BUFFER_CLASS } from './clipboard.js';
+import { css } from 'lit';
 
 export const conversationExtrasStyles = css`
   .suggestions {
@@ -61,14 +59,5 @@ export const conversationExtrasStyles = css`
   }
   [part='code-copy-button'] {
     flex: none;
-  }
-  .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
-    position: fixed;
-    inset-block-start: 0;
-    inset-inline-start: 0;
-    width: 1px;
-    height: 1px;
-    opacity: 0;
-    pointer-events: none;
   }
 `;
