@@ -25,15 +25,15 @@ describe('lone surrogates in a send', () => {
       body: JSON.stringify(body),
     });
 
-  for (const [where, text] of [
+  for (const [index, [where, text]] of [
     ['a high half at the end', 'Hello \uD83D'],
     ['a low half at the start', '\uDE00 hello'],
     ['two halves in the wrong order', 'x\uDE00\uD83Dy'],
-  ] as const) {
+  ].entries()) {
     it(`message text with ${where}: 400 saying to remove it, nothing sent upstream`, async () => {
       const { token, userId } = await newVisitor(stack.handler.port);
       const forwarded = stack.proxy.forwardedSends;
-      const answer = await sendBody(token, { content: text }, `key-lone-${where.length}`);
+      const answer = await sendBody(token, { content: text }, `key-lone-${index}`);
       assert.equal(answer.status, 400, answer.text);
       assert.equal(answer.json.error, TEXT.loneSurrogateMessage);
       assert.match(answer.json.error, /broken character.*Remove it and send again/);
