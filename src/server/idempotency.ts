@@ -4,8 +4,9 @@
  * requests with one key, on any number of instances, exactly one acts at a time.
  *
  * A record is, as JSON text:
- * - `pending`: an instance is sending; others wait for it until its lease ends (upstream timeout
- *   times the calls it makes, plus a margin), so a crashed instance cannot hold a key forever;
+ * - `pending`: an instance is sending; others wait for it until its lease ends, so a crashed
+ *   instance cannot hold a key forever. The holder renews the lease before each upstream call it
+ *   makes (every page of a look-up, the send), so a lease ends only when its holder stopped working;
  * - `done`: the first outcome (status and body text), answered to every repeat for 24 hours;
  * - `uncertain`: an attempt ended without a word from upstream (5xx, timeout, dropped connection)
  *   and may or may not be stored; the next request with the key looks upstream first.
@@ -23,7 +24,10 @@ export const OUTCOME_TTL_MS = 24 * 60 * 60 * 1000;
 const POLL_MS = 100;
 /** Uncertain attempts remembered per key: enough for a few retries through a bad connection. */
 const MAX_ATTEMPTS = 8;
-/** Upstream calls an owner may make while holding a key: look-up, send, look-up. */
+/**
+ * Upstream calls a lease covers. Its holder renews it before each call, so one would do; the
+ * others leave room for a slow store or a busy event loop between two renewals.
+ */
 const CALLS_PER_LEASE = 3;
 const LEASE_MARGIN_MS = 5_000;
 
@@ -34,11 +38,28 @@ export interface Attempt {
   content: string;
 }
 
+type PendingRecord = { state: 'pending'; owner: string; leaseUntil: number; startedAt: number; content: string; attempts: Attempt[] };
 type IdempotencyRecord =
-  | { state: 'pending'; owner: string; leaseUntil: number; startedAt: number; content: string; attempts: Attempt[] }
+  | PendingRecord
   /** `body` is the answer's JSON itself, not JSON text in a string: escaping it again would cost memory. */
   | { state: 'done'; status: number; body: unknown }
   | { state: 'uncertain'; attempts: Attempt[] };
+
+/** When a lease taken or renewed at `now` ends. */
+function leaseEnd(options: ResolvedOptions, now: number): number {
+  return now + options.upstreamTimeoutMs * CALLS_PER_LEASE + LEASE_MARGIN_MS;
+}
+
+/**
+ * The holder's lease ended and another request took the key (this instance stalled past it): the
+ * holder must not call upstream again for it.
+ */
+export class LostKey extends Error {
+  constructor() {
+    super('the idempotency key was taken over after its lease ended');
+    this.name = 'LostKey';
+  }
+}
 
 /** A finished outcome, to answer with. */
 export interface Outcome {
@@ -124,12 +145,17 @@ export class IdempotencyRecordOf {
     const { store } = this.options;
     for (;;) {
       const now = this.options.now();
-      const leaseUntil = now + this.options.upstreamTimeoutMs * CALLS_PER_LEASE + LEASE_MARGIN_MS;
       const owner = crypto.randomUUID();
-      const pending = (attempts: Attempt[]) =>
-        JSON.stringify({ state: 'pending', owner, leaseUntil, startedAt: now, content, attempts } satisfies IdempotencyRecord);
+      const pending = (attempts: Attempt[]): PendingRecord => ({
+        state: 'pending',
+        owner,
+        leaseUntil: leaseEnd(this.options, now),
+        startedAt: now,
+        content,
+        attempts,
+      });
       const fresh = pending([]);
-      if (await store.add(this.recordKey, fresh, now + OUTCOME_TTL_MS))
+      if (await store.add(this.recordKey, JSON.stringify(fresh), now + OUTCOME_TTL_MS))
         return { owned: new OwnedKey(this, this.options, fresh, [], content) };
       const text = await store.get(this.recordKey);
       if (text === undefined) continue;
@@ -149,7 +175,7 @@ export class IdempotencyRecordOf {
             ? [...record.attempts, { startedAt: record.startedAt, endedAt: record.leaseUntil, content: record.content }]
             : [];
       const taken = pending(attempts.slice(-MAX_ATTEMPTS));
-      if (await store.swap(this.recordKey, text, taken, now + OUTCOME_TTL_MS))
+      if (await store.swap(this.recordKey, text, JSON.stringify(taken), now + OUTCOME_TTL_MS))
         return { owned: new OwnedKey(this, this.options, taken, attempts, content) };
     }
   }
@@ -158,16 +184,19 @@ export class IdempotencyRecordOf {
 /** A key this request holds: it must end in `finish`, `uncertain` or `release`. */
 export class OwnedKey {
   private readonly startedAt: number;
+  /** The record as this request last wrote it: every change swaps from exactly this text. */
+  private value: string;
 
   constructor(
     private readonly record: IdempotencyRecordOf,
     private readonly options: ResolvedOptions,
-    private readonly value: string,
+    private pending: PendingRecord,
     /** Earlier attempts that may have been stored: look for them before sending. */
     readonly earlierAttempts: readonly Attempt[],
     readonly content: string,
   ) {
     this.startedAt = options.now();
+    this.value = JSON.stringify(pending);
   }
 
   get key(): string {
@@ -177,6 +206,32 @@ export class OwnedKey {
   /** This request's attempt, from when it took the key until now. */
   attempt(): Attempt {
     return { startedAt: this.startedAt, endedAt: this.options.now(), content: this.content };
+  }
+
+  /**
+   * Extends the lease from now, before an upstream call: the key stays this request's for as long
+   * as it works, however many pages a look-up reads. The attempt keeps its start, so a request that
+   * takes the key after a crash looks for this attempt's send over all the time it held the key.
+   * Rejects with {@link LostKey} when the key is no longer this request's.
+   */
+  async renew(): Promise<void> {
+    const renewed: PendingRecord = { ...this.pending, leaseUntil: leaseEnd(this.options, this.options.now()) };
+    const value = JSON.stringify(renewed);
+    if (!(await this.options.store.swap(this.record.recordKey, this.value, value, this.options.now() + OUTCOME_TTL_MS)))
+      throw new LostKey();
+    this.pending = renewed;
+    this.value = value;
+  }
+
+  /**
+   * The answer for a request whose key another request took: that request's outcome once it has
+   * one; when it ends without one (its attempt too was uncertain), a 503 to try again, which then
+   * looks upstream for both attempts before sending.
+   */
+  async takenOver(): Promise<Outcome> {
+    const outcome = await this.record.settled();
+    if (outcome) return outcome;
+    refuse(503, TEXT.keyTakenOver, { 'Retry-After': '1' });
   }
 
   /** Keeps the outcome for every repeat. */

@@ -4,6 +4,7 @@
  * body or query.
  */
 import { MAX_USER_ID_CHARS } from '../shared/limits.js';
+import { hasLoneSurrogate } from '../shared/well-formed.js';
 import type { HandlerContext, Identity, ResolvedOptions } from './options.js';
 import { refuse, TEXT } from './responses.js';
 import { isRevoked } from './revocation.js';
@@ -12,16 +13,13 @@ import { bearerToken, type VisitorClaims } from './visitor-token.js';
 import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../shared/signature.js';
 
-// A lone UTF-16 surrogate (in `u` mode `\p{Cs}` matches only unpaired ones) has no UTF-8 form:
-// such a user id cannot be percent-encoded into a query or stored faithfully upstream.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /** The host's identity, checked: a user id of 1–200 characters and an optional name. */
 export async function hostIdentity(options: ResolvedOptions, request: Request): Promise<Identity> {
   const identity = await options.identify!(request);
   if (!identity) refuse(401, TEXT.notLoggedIn);
   const { userId, name } = identity;
-  if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID_CHARS || LONE_SURROGATE.test(userId)) {
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID_CHARS || hasLoneSurrogate(userId)) {
+    // A lone surrogate cannot be percent-encoded into a query or stored faithfully upstream.
     options.logger.error('identify() returned a userId that is not a well-formed string of 1 to 200 characters; the request was refused');
     refuse(401, TEXT.notLoggedIn);
   }

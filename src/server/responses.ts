@@ -83,6 +83,10 @@ export const TEXT = {
   internal: 'Something went wrong on this server. Please try again.',
   storeFull: 'The chat service is busy right now. Please try again in a minute.',
   storeDown: 'The chat service is temporarily unavailable. Please try again in a moment.',
+  keyTakenOver: 'Your message could not be confirmed yet. Please try again in a moment.',
+  loneSurrogateMessage:
+    'Your message contains a broken character (half of an emoji or other symbol) that cannot be sent. Remove it and send again.',
+  loneSurrogateName: 'Your name contains a broken character (half of an emoji or other symbol). Remove it and send again.',
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 128 characters, each a letter (A-Z, a-z), a digit, "_" or "-".',
   tooManySendsFromAddress: 'Too many messages from your network right now. Please wait a minute and try again.',
   addressDailyLimit: 'Your network has reached its message limit for today. Please come back tomorrow.',

@@ -9,7 +9,7 @@
  */
 import { envelopeOf } from './envelope.js';
 import { callerIdentity } from './identity.js';
-import { IdempotencyRecordOf, idempotencyKeyOf, REPLAYED_HEADER, type OwnedKey, type Outcome } from './idempotency.js';
+import { IdempotencyRecordOf, idempotencyKeyOf, LostKey, REPLAYED_HEADER, type OwnedKey, type Outcome } from './idempotency.js';
 import { readJsonObject } from './request-body.js';
 import { HandlerAnswer, jsonText } from './responses.js';
 import type { RouteContext } from './route-context.js';
@@ -72,7 +72,12 @@ function outcomeOf(ctx: RouteContext, answer: UpstreamAnswer, stored: StoredPair
  */
 function unrecorded(): void {}
 
-/** The keyed send, from holding the key to its recorded outcome. */
+/**
+ * The keyed send, from holding the key to its recorded outcome. The lease is renewed before every
+ * upstream call; a request that loses the key (this instance stalled past its lease and another
+ * request took it) makes no further call and answers with the taker's outcome, so one key never
+ * sends twice.
+ */
 async function sendOnce(
   ctx: RouteContext,
   budget: Budget,
@@ -81,19 +86,21 @@ async function sendOnce(
   owned: OwnedKey,
 ): Promise<Outcome> {
   const { options } = ctx;
-  if (owned.earlierAttempts.length > 0) {
-    let earlier: StoredPair | undefined;
-    try {
-      earlier = await findStored(options, identity.userId, owned.key, owned.earlierAttempts);
-    } catch (error) {
-      await owned.release().catch(unrecorded); // nothing sent: the key stays uncertain for the next retry
-      throw error;
+  const renew = () => owned.renew();
+  try {
+    if (owned.earlierAttempts.length > 0) {
+      const earlier = await findStored(options, identity.userId, owned.key, owned.earlierAttempts, renew);
+      if (earlier) {
+        const outcome = { status: 200, body: successBody(earlier[1]?.text ?? '', earlier) };
+        await owned.finish(outcome).catch(unrecorded);
+        return outcome;
+      }
     }
-    if (earlier) {
-      const outcome = { status: 200, body: successBody(earlier[1]?.text ?? '', earlier) };
-      await owned.finish(outcome).catch(unrecorded);
-      return outcome;
-    }
+    await renew();
+  } catch (error) {
+    if (error instanceof LostKey) return await owned.takenOver();
+    await owned.release().catch(unrecorded); // nothing sent: the key stays as it was for the next retry
+    throw error;
   }
   let answer: UpstreamAnswer;
   try {
@@ -112,12 +119,15 @@ async function sendOnce(
   if (answer.status === 200) {
     const replyText = envelopeOf(answer.body as Record<string, unknown>).data;
     // Naming the stored messages is a help to the widget, not part of the send: if it fails, the
-    // answer goes without `stored`.
+    // answer goes without `stored`. The lease is renewed so that repeats keep waiting for this
+    // answer; a renewal that fails stops nothing, as a request that took the key would find this
+    // send and name the same messages (claims are per key).
     stored = await findStored(
       options,
       identity.userId,
       owned.key,
       [owned.attempt()],
+      () => owned.renew().catch(unrecorded),
       typeof replyText === 'string' ? replyText : undefined,
     ).catch(() => undefined);
   }

@@ -134,19 +134,23 @@ async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | '
 
 /**
  * The question one of `attempts` stored (and its reply), claimed for `key`; undefined when none
- * was stored. Rejects (with the route's answer, 502) when upstream cannot be read.
+ * was stored. `beforePage` runs before each page is read (the key's holder renews its lease
+ * there, and rejects when it lost the key). Rejects (with the route's answer, 502) when upstream
+ * cannot be read.
  */
 export async function findStored(
   options: ResolvedOptions,
   userId: string,
   key: string,
   attempts: readonly Attempt[],
+  beforePage: () => Promise<void>,
   replyText?: string,
 ): Promise<StoredPair | undefined> {
   // Newest first, page after page, until the page reaches back before the earliest attempt.
   const since = Math.min(...attempts.map((attempt) => attempt.startedAt)) - CLOCK_SKEW_MS;
   const newestFirst: Message[] = [];
   for (let page = 1; page <= LOOKUP_MAX_PAGES; page++) {
+    await beforePage();
     const answer = await callUpstream(options, {
       method: 'GET',
       path: '/messages',

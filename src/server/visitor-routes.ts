@@ -4,6 +4,7 @@
  */
 import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_NAME_CHARS } from '../shared/limits.js';
 import { unixSeconds } from '../shared/signature.js';
+import { hasLoneSurrogate } from '../shared/well-formed.js';
 import { MAX_PAGE_SIZE } from '../shared/types.js';
 import { belongsTo, envelopeOf } from './envelope.js';
 import { callerIdentity, clientAddressOf, hostIdentity, visitorClaims } from './identity.js';
@@ -84,11 +85,17 @@ export interface SendInput {
   name?: string;
 }
 
-/** The checked send body: content 1–4,000 characters, optional http(s) file URL and name. */
+/**
+ * The checked send body: content 1–4,000 characters, optional http(s) file URL and name; text with
+ * a lone surrogate is refused. Writes nothing: a send is refused before any store write.
+ */
 export function sendInput(body: Record<string, unknown>): SendInput {
   const { content, file, name } = body;
   if (typeof content !== 'string' || content.trim() === '') refuse(400, 'Write a message before sending.');
   if ([...content].length > MAX_MESSAGE_CHARS) refuse(400, `A message can be at most ${MAX_MESSAGE_CHARS} characters long.`);
+  // Upstream would store U+FFFD in its place: the stored text would not be the one sent, and a
+  // retry could not find it (exactly once matches the text).
+  if (hasLoneSurrogate(content)) refuse(400, TEXT.loneSurrogateMessage);
   const input: SendInput = { content };
   if (file !== undefined && file !== null && file !== '') {
     let url: URL | undefined;
@@ -106,6 +113,7 @@ export function sendInput(body: Record<string, unknown>): SendInput {
   if (name !== undefined && name !== null) {
     if (typeof name !== 'string' || [...name.trim()].length > MAX_USER_NAME_CHARS)
       refuse(400, `Your name can be at most ${MAX_USER_NAME_CHARS} characters long.`);
+    if (hasLoneSurrogate(name)) refuse(400, TEXT.loneSurrogateName);
     if (name.trim() !== '') input.name = name.trim();
   }
   return input;

@@ -45,6 +45,8 @@ export interface WidgetStrings extends PluralVariants {
   attachmentLabel: string;
   attachmentPlaceholder: string;
   attachmentInvalid: string;
+  /** The message holds half of an emoji or other symbol (a lone surrogate): it is not sent. */
+  brokenCharacter: string;
   /** Bubble labels read by screen readers before the text. */
   you: string;
   bot: string;

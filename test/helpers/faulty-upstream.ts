@@ -38,6 +38,11 @@ export interface FaultyUpstreamOptions {
   seed?: number;
   /** Which requests faults apply to. Default: sends only (`POST …/message`), reads pass untouched. */
   appliesTo?: (method: string, target: string) => boolean;
+  /**
+   * Awaited before every request is forwarded, faulty or not: a test moves its fake clock here to
+   * make upstream slow without waiting for real.
+   */
+  beforeForward?: (method: string, target: string) => void | Promise<void>;
 }
 
 export interface FaultyUpstream {
@@ -128,6 +133,7 @@ export async function startFaultyUpstream(options: FaultyUpstreamOptions): Promi
           // Decided on arrival, so the sequence of drops does not depend on timing.
           const drop = entry.faulty && (scriptedDrops > 0 ? (scriptedDrops--, true) : random() < dropProbability);
           if (entry.faulty && delayBeforeMs > 0) await sleep(delayBeforeMs);
+          await options.beforeForward?.(method, entry.target);
           // Forwarded even when the caller has gone meanwhile: upstream received the request.
           if (entry.faulty) forwardedSends++;
           const answer = await forward(req, Buffer.concat(chunks));

@@ -204,8 +204,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
 
   /**
    * Sends a message as the visitor (as if typed). Resolves to the message's local id once it is
-   * queued in the outbox, or undefined when the text is empty or a `chatbot-send` listener
-   * cancelled it; the reply arrives as a `chatbot-reply` event.
+   * queued in the outbox, or undefined when the text is empty, holds a broken character (half of
+   * an emoji: the panel says so, as for a typed message, and nothing is queued) or a
+   * `chatbot-send` listener cancelled it; the reply arrives as a `chatbot-reply` event.
    */
   async send(text: string, file?: string): Promise<string | undefined> {
     return (await this.#loadPanel()).send(text, file);

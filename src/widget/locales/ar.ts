@@ -30,6 +30,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'رابط الملف',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'يجب أن يكون الملف رابط http أو https.',
+  brokenCharacter: 'تحتوي الرسالة على حرف تالف (نصف رمز تعبيري أو رمز). احذفه وأرسل مرة أخرى.',
   you: 'أنت',
   bot: 'المساعد',
   pending: 'جارٍ الإرسال…',

@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Datei-URL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Die Datei muss ein http- oder https-Link sein.',
+  brokenCharacter: 'Die Nachricht enthält ein beschädigtes Zeichen (ein halbes Emoji oder Symbol). Entfernen Sie es und senden Sie erneut.',
   you: 'Sie',
   bot: 'Assistent',
   pending: 'Wird gesendet…',

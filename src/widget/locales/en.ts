@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'File URL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'The file must be an http or https link.',
+  brokenCharacter: 'The message has a broken character (half of an emoji or symbol). Remove it and send again.',
   you: 'You',
   bot: 'Assistant',
   pending: 'Sending…',

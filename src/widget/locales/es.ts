@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'URL del archivo',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'El archivo debe ser un enlace http o https.',
+  brokenCharacter: 'El mensaje tiene un carácter dañado (medio emoji o símbolo). Elimínalo y vuelve a enviarlo.',
   you: 'Usted',
   bot: 'Asistente',
   pending: 'Enviando…',

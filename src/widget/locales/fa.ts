@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'نشانی فایل',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'فایل باید یک پیوند http یا https باشد.',
+  brokenCharacter: 'پیام یک نویسهٔ خراب دارد (نیمی از یک ایموجی یا نماد). آن را حذف کنید و دوباره بفرستید.',
   you: 'شما',
   bot: 'دستیار',
   pending: 'در حال ارسال…',

@@ -26,6 +26,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'URL du fichier',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Le fichier doit être un lien http ou https.',
+  brokenCharacter: 'Le message contient un caractère abîmé (la moitié d’un emoji ou d’un symbole). Supprimez-le et renvoyez.',
   you: 'Vous',
   bot: 'Assistant',
   pending: 'Envoi en cours…',

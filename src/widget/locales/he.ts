@@ -27,6 +27,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'כתובת הקובץ',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'הקובץ חייב להיות קישור http או https.',
+  brokenCharacter: "ההודעה מכילה תו פגום (חצי מאימוג'י או מסמל). יש להסיר אותו ולשלוח שוב.",
   you: 'אני',
   bot: 'העוזר',
   pending: 'בשליחה…',

@@ -22,6 +22,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'URL file',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'File harus berupa tautan http atau https.',
+  brokenCharacter: 'Pesan berisi karakter rusak (separuh emoji atau simbol). Hapus lalu kirim lagi.',
   you: 'Anda',
   bot: 'Asisten',
   pending: 'Mengirim…',

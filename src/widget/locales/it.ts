@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'URL del file',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Il file deve essere un link http o https.',
+  brokenCharacter: 'Il messaggio contiene un carattere danneggiato (metà di un’emoji o di un simbolo). Rimuovilo e invia di nuovo.',
   you: 'Tu',
   bot: 'Assistente',
   pending: 'Invio in corso…',

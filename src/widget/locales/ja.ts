@@ -22,6 +22,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'ファイルのURL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'ファイルは http または https のリンクで指定してください。',
+  brokenCharacter: 'メッセージに壊れた文字（絵文字や記号の半分）が含まれています。削除してからもう一度送信してください。',
   you: 'あなた',
   bot: 'アシスタント',
   pending: '送信中…',

@@ -22,6 +22,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: '파일 URL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: '파일은 http 또는 https 링크여야 합니다.',
+  brokenCharacter: '메시지에 깨진 문자(이모지나 기호의 절반)가 있습니다. 삭제한 뒤 다시 보내 주세요.',
   you: '나',
   bot: '어시스턴트',
   pending: '보내는 중…',

@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Bestands-URL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Het bestand moet een http- of https-link zijn.',
+  brokenCharacter: 'Het bericht bevat een beschadigd teken (een halve emoji of een half symbool). Verwijder het en verstuur opnieuw.',
   you: 'U',
   bot: 'Assistent',
   pending: 'Wordt verzonden…',

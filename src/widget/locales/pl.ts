@@ -28,6 +28,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Adres URL pliku',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Plik musi być linkiem http lub https.',
+  brokenCharacter: 'Wiadomość zawiera uszkodzony znak (połowę emoji lub symbolu). Usuń go i wyślij ponownie.',
   you: 'Ty',
   bot: 'Asystent',
   pending: 'Wysyłanie…',

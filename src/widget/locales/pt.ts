@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'URL do arquivo',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'O arquivo precisa ser um link http ou https.',
+  brokenCharacter: 'A mensagem tem um caractere corrompido (metade de um emoji ou símbolo). Remova-o e envie de novo.',
   you: 'Você',
   bot: 'Assistente',
   pending: 'Enviando…',

@@ -28,6 +28,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Адрес файла',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Файл должен быть ссылкой http или https.',
+  brokenCharacter: 'В сообщении есть повреждённый символ (половина эмодзи или знака). Удалите его и отправьте снова.',
   you: 'Вы',
   bot: 'Ассистент',
   pending: 'Отправка…',

@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Filens URL',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Filen måste vara en http- eller https-länk.',
+  brokenCharacter: 'Meddelandet innehåller ett trasigt tecken (en halv emoji eller symbol). Ta bort det och skicka igen.',
   you: 'Du',
   bot: 'Assistent',
   pending: 'Skickar…',

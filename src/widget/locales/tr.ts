@@ -23,6 +23,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Dosya adresi',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Dosya bir http veya https bağlantısı olmalıdır.',
+  brokenCharacter: 'Mesajda bozuk bir karakter var (bir emojinin ya da simgenin yarısı). Silip yeniden gönderin.',
   you: 'Siz',
   bot: 'Asistan',
   pending: 'Gönderiliyor…',

@@ -28,6 +28,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: 'Адреса файлу',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: 'Файл має бути посиланням http або https.',
+  brokenCharacter: 'У повідомленні є пошкоджений символ (половина емодзі чи знака). Видаліть його й надішліть знову.',
   you: 'Ви',
   bot: 'Асистент',
   pending: 'Надсилання…',

@@ -25,6 +25,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: '檔案網址',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: '檔案必須是 http 或 https 連結。',
+  brokenCharacter: '訊息中有損壞的字元（半個表情符號或符號）。請刪除後再傳送。',
   you: '您',
   bot: '助理',
   pending: '傳送中…',

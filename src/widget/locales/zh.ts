@@ -22,6 +22,7 @@ export const strings: WidgetStrings = {
   attachmentLabel: '文件网址',
   attachmentPlaceholder: 'https://…',
   attachmentInvalid: '文件必须是 http 或 https 链接。',
+  brokenCharacter: '消息中有损坏的字符（半个表情符号或符号）。请删除后重新发送。',
   you: '您',
   bot: '助手',
   pending: '正在发送…',

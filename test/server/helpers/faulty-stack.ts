@@ -28,11 +28,16 @@ export async function startFaultyStack(
     handler?: Partial<SigningHandlerOptions>;
     /** How long the reply source takes for its `call`-th reply (from 1). Default: at once. */
     replyDelayMs?: (call: number) => number;
+    /** Whether the reply source fails its `call`-th reply (upstream answers 500, stores nothing). Default: never. */
+    replyFails?: (call: number) => boolean;
+    /** The emulator's clock (give the handler the same one as `now`). Default: the real clock. */
+    now?: () => number;
   } = {},
 ): Promise<FaultyStack> {
   let replies = 0;
   const emulator = createEmulator({
     db: ':memory:',
+    ...(options.now ? { now: options.now } : {}),
     chatbots: [{ ...STACK_BOT, tier: 'enterprise', dailyLimit: options.dailyLimit ?? 10_000 }],
     replySource: {
       name: 'counting-echo',
@@ -40,6 +45,7 @@ export async function startFaultyStack(
         replies++;
         const delay = options.replyDelayMs?.(replies) ?? 0;
         if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+        if (options.replyFails?.(replies)) throw new Error(`reply ${replies} fails on purpose`);
         return `Echo: ${request.content}`;
       },
     },
@@ -64,6 +70,7 @@ export async function startFaultyStack(
         apiSecret: STACK_BOT.apiSecret,
         chatbotId: STACK_BOT.id,
         retry: false,
+        ...(options.now ? { now: options.now } : {}),
       });
       const page = await client.listMessages({ userId, pageSize: 100 });
       return [...page.data].reverse();

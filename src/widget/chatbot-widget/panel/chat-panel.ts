@@ -12,6 +12,7 @@ import { emit } from '../../emit.js';
 import { endpointBase } from '../../endpoint-base.js';
 import { keepSnapshot } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
+import { hasLoneSurrogate } from '../../../shared/well-formed.js';
 import { format, plural, type WidgetStrings } from '../../strings.js';
 import { closeIcon } from '../icons.js';
 import { historyIcon } from './icons.js';
@@ -175,6 +176,8 @@ export class ChatPanel {
 
   /** Queues a message as the visitor (see `ChatbotWidget.send`). */
   async send(text: string, file?: string): Promise<string | undefined> {
+    // A send from the page's script is refused as the composer refuses it: said in the `error` part.
+    if (hasLoneSurrogate(text)) return void this.#composer.refuse(this.#host.text.brokenCharacter);
     await this.#connectIfNeeded();
     this.#window.follow();
     return this.chat.send(text, file);
@@ -346,7 +349,7 @@ export class ChatPanel {
 
   readonly #dismissError = () => {
     this.#copy.failed = false;
-    this.#composer.attachmentError = '';
+    this.#composer.refusal = '';
     this.chat.dismissError();
   };
 
@@ -378,7 +381,7 @@ export class ChatPanel {
     const empty = messages.length === 0 && chat.ready && !c.viewing;
     const exhausted = quotaExhausted(chat.quota);
     this.#quotaClock.watch(chat.quota);
-    const error = (this.#copy.failed && t.copyFailed) || this.#composer.attachmentError || chat.error?.message;
+    const error = (this.#copy.failed && t.copyFailed) || this.#composer.refusal || chat.error?.message;
     return html`<div part="header">
         <button part="history-button" class="icon-button" type="button" aria-pressed=${this.#historyOpen ? 'true' : 'false'}
           aria-label=${this.#historyOpen ? t.hideHistory : t.showHistory} @click=${this.#toggleHistory}>${historyIcon}</button>

@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { MAX_MESSAGE_CHARS } from '../../../shared/limits.js';
+import { hasLoneSurrogate } from '../../../shared/well-formed.js';
 import { safeHref } from '../../markdown.js';
 import type { WidgetStrings } from '../../strings.js';
 import { clipIcon } from './icons.js';
@@ -15,8 +16,11 @@ export class Composer {
   #draft = '';
   #attachmentOpen = false;
   #attachment = '';
-  /** Why the attachment's URL was refused, shown in the `error` part. */
-  attachmentError = '';
+  /**
+   * Why the composer did not send (a broken character in the message, an attachment URL that is
+   * not a link), shown in the `error` part until the visitor edits or sends.
+   */
+  refusal = '';
 
   readonly #host: PanelHost;
   readonly #send: (text: string, file?: string) => void;
@@ -36,7 +40,7 @@ export class Composer {
   clear() {
     this.#draft = '';
     this.#attachment = '';
-    this.attachmentError = '';
+    this.refusal = '';
     this.#attachmentOpen = false;
   }
 
@@ -44,14 +48,12 @@ export class Composer {
     event.preventDefault();
     const text = this.#draft.trim();
     if (!text || this.#blocked()) return;
+    // Refused here, before it is cleared or queued, so the visitor can fix the text they wrote.
+    if (hasLoneSurrogate(text)) return this.refuse(this.#host.text.brokenCharacter);
     let file: string | undefined;
     if (this.#host.attachments && this.#attachment.trim()) {
       file = safeHref(this.#attachment.trim(), undefined);
-      if (!file || !/^https?:/.test(file)) {
-        this.attachmentError = this.#host.text.attachmentInvalid;
-        this.#host.requestUpdate();
-        return;
-      }
+      if (!file || !/^https?:/.test(file)) return this.refuse(this.#host.text.attachmentInvalid);
     }
     const input = this.input;
     this.clear();
@@ -60,6 +62,12 @@ export class Composer {
     this.#send(text, file);
     input?.focus();
   };
+
+  /** Says why nothing was sent, in the `error` part; what was typed stays. */
+  refuse(reason: string) {
+    this.refusal = reason;
+    this.#host.requestUpdate();
+  }
 
   readonly #onKeydown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -70,6 +78,7 @@ export class Composer {
 
   readonly #onInput = (event: Event) => {
     this.#draft = (event.target as HTMLTextAreaElement).value;
+    this.refusal = '';
     this.#host.requestUpdate();
   };
 

@@ -1,0 +1,61 @@
+// Every example is meant to be copied out as a project of its own: its own .gitignore must keep
+// the files that hold the API secret (and local state) out of version control. Each example is
+// copied to a scratch folder, made a repository of its own, and asked with `git check-ignore`.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const examplesDir = join(root, 'examples');
+const examples = readdirSync(examplesDir).filter((name) => statSync(join(examplesDir, name)).isDirectory());
+
+/** Local-secrets files every example's repository ignores, and those of one runtime. */
+const SECRETS = ['.env', '.env.local', '.env.production.local', 'node_modules/some-package/index.js'];
+const RUNTIME_SECRETS: Record<string, string[]> = {
+  'cloudflare-workers': ['.dev.vars', '.dev.vars.production', '.wrangler/state/v3/do/data.sqlite'],
+  deno: ['chatbot.kv', 'chatbot.kv-wal', 'chatbot.kv-shm'],
+};
+/** Files the examples ship that must stay committed. */
+const KEPT = ['.env.example', '.dev.vars.example', 'README.md', 'package.json'];
+
+/** Git without this machine's own settings: a global excludes file must not make a test pass. */
+const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
+/** Whether git ignores `path` in the repository at `cwd` (the file need not exist). */
+function ignored(cwd: string, path: string): boolean {
+  const result = spawnSync('git', ['check-ignore', '-q', '--no-index', path], { cwd, env });
+  if (result.status !== 0 && result.status !== 1) throw new Error(`git check-ignore failed: ${result.stderr}`);
+  return result.status === 0;
+}
+
+describe('example secrets are git-ignored', () => {
+  for (const example of examples) {
+    it(`${example}: copied out as its own repository, its secrets files are ignored and its own files are not`, () => {
+      const scratch = mkdtempSync(join(tmpdir(), `chatbot-example-${example}-`));
+      try {
+        cpSync(join(examplesDir, example), scratch, {
+          recursive: true,
+          filter: (source) => !/[/\\](node_modules|\.wrangler|\.next|dist)([/\\]|$)/.test(source.slice(examplesDir.length)),
+        });
+        execFileSync('git', ['init', '-q'], { cwd: scratch, env });
+        for (const path of [...SECRETS, ...(RUNTIME_SECRETS[example] ?? [])])
+          assert.ok(ignored(scratch, path), `${example}: ${path} would be committed`);
+        for (const path of KEPT) assert.ok(!ignored(scratch, path), `${example}: ${path} would be left out`);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('inside this repository, the root .gitignore keeps them out as well', () => {
+    for (const example of examples)
+      for (const path of [...SECRETS, ...(RUNTIME_SECRETS[example] ?? [])])
+        assert.ok(ignored(root, `examples/${example}/${path}`), `examples/${example}/${path} would be committed`);
+    for (const path of ['.env', '.dev.vars', 'chatbot.kv']) assert.ok(ignored(root, path), `${path} would be committed`);
+    assert.ok(!ignored(root, 'examples/cloudflare-workers/.dev.vars.example'));
+  });
+});
