@@ -301,6 +301,53 @@ describe('what a refused request costs the store', () => {
     assert.equal((await send(stack, token, '203.0.113.8', 'again', refusedKey)).status, 200);
   });
 
+  it('a keyed send that waited for its key into the next minute is checked again in that minute', async () => {
+    const clock = testClock();
+    let meanwhile: (() => Promise<void>) | undefined;
+    class WaitingClaims extends MemoryStore {
+      override async add(key: string, value: string, expiresAt: number) {
+        const wait = key.includes(':idem:') ? meanwhile : undefined;
+        meanwhile = undefined;
+        await wait?.();
+        return super.add(key, value, expiresAt);
+      }
+    }
+    const store = new WaitingClaims({ now: () => clock.now });
+    const stack = await startStack(clock, store, 10_000, { limits: { sendsPerMinute: 1 } });
+    stores.push(stack.close);
+    const token = await newVisitor(stack, '203.0.113.9');
+    // While the keyed send takes its key the minute turns, and another send spends the new one.
+    meanwhile = async () => {
+      clock.now += MINUTE_MS;
+      assert.equal((await send(stack, token, '203.0.113.9', 'meanwhile')).status, 200);
+    };
+    const late = await send(stack, token, '203.0.113.9', 'late', 'k-late');
+    assert.equal(late.status, 429, await late.clone().text());
+    assert.equal(stack.upstreamSends(), 1);
+  });
+
+  it("revocations take places in their address's new-visitor window; revoking again is free", async () => {
+    const clock = testClock();
+    const store = new MemoryStore({ now: () => clock.now });
+    const stack = await startStack(clock, store, 10_000, { limits: { visitorsPerMinutePerAddress: 3 } });
+    stores.push(stack.close);
+    const revoke = async (token: string) =>
+      (await stack.handler(request('DELETE', '/visitor', token), { clientAddress: '203.0.113.30' })).status;
+    const first = await newVisitor(stack, '203.0.113.30');
+    assert.equal(await revoke(first), 204);
+    assert.equal(await revoke(first), 204, 'a retried reset');
+    const second = await newVisitor(stack, '203.0.113.30');
+    const before = store.size;
+    const refused = await stack.handler(request('DELETE', '/visitor', second), { clientAddress: '203.0.113.30' });
+    assert.equal(refused.status, 429, 'three places: a visitor, a revocation, a visitor');
+    assert.ok(Number(refused.headers.get('Retry-After')) >= 1);
+    assert.equal(store.size, before, 'nothing written');
+    assert.equal((await send(stack, second, '203.0.113.30', 'still mine')).status, 200, 'the refused revocation left the token as it was');
+    clock.now += MINUTE_MS;
+    assert.equal(await revoke(second), 204);
+    assert.equal((await send(stack, second, '203.0.113.30', 'gone')).status, 401);
+  });
+
   it("while upstream's quota is spent one send a minute goes to upstream, the others are refused writing nothing", async () => {
     const clock = testClock();
     const store = new MemoryStore({ now: () => clock.now });
