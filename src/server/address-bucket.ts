@@ -1,12 +1,15 @@
 /**
- * The bucket a client address counts in for the per-address limit of new visitors.
+ * The bucket a client address counts in for the per-address limits.
  *
- * Why not the address as it comes: an IPv6 host is routinely given a whole /64 and can send from
- * any of its 2^64 addresses, so counting IPv6 addresses one by one would let a single client open
- * as many visitor identities as it likes (and with them as many sends). IPv6 addresses therefore
- * count per /64 prefix. An IPv4-mapped address (`::ffff:192.0.2.1`, how a dual-stack socket
- * reports an IPv4 peer) counts as the IPv4 address it is, never in one /64 with every IPv4 peer.
- * Anything else (IPv4, or whatever the site owner's `clientAddress` returns) counts as given.
+ * One client, one bucket, however its address is written: a port is not part of it
+ * (`203.0.113.7:50123` and `[2001:db8::1]:443`, as some proxies write `X-Forwarded-For`, count as
+ * `203.0.113.7` and `2001:db8::1`; counting per port would give a client a new bucket for every
+ * connection), nor is letter case or a zone (`%eth0`). An IPv6 host is routinely given a whole
+ * /64 and can send from any of its 2^64 addresses, so IPv6 addresses count per /64 prefix. An
+ * IPv4-mapped address (`::ffff:192.0.2.1`, how a dual-stack socket reports an IPv4 peer) counts as
+ * the IPv4 address it is, never in one /64 with every IPv4 peer. Text that is neither an IPv4 nor
+ * an IPv6 address has no bucket of its own (identity.ts puts it in one shared bucket): a bucket
+ * per distinct text would let anyone who controls the text mint buckets.
  */
 
 /** The eight 16-bit groups of an IPv6 address, or undefined when `text` is not one. */
@@ -31,17 +34,35 @@ function ipv6Groups(text: string): number[] | undefined {
   return groups.map((group) => parseInt(group, 16));
 }
 
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?::(\d{1,5}))?$/;
+const BRACKETED_IPV6 = /^\[([^\]]*)\](?::(\d{1,5}))?$/;
+
+const isPort = (digits: string | undefined) => digits === undefined || Number(digits) <= 65_535;
+
+/** `192.0.2.1` for `192.0.2.1` and `192.0.2.1:50123`; undefined when `text` is no IPv4 address. */
+function ipv4Of(text: string): string | undefined {
+  const match = IPV4.exec(text);
+  if (!match || !isPort(match[5])) return undefined;
+  const bytes = match.slice(1, 5).map(Number);
+  return bytes.every((byte) => byte <= 255) ? bytes.join('.') : undefined;
+}
+
 /**
  * The per-address bucket of `address`: `2001:db8:1:2::/64` for any IPv6 address of that /64,
- * `192.0.2.1` for `192.0.2.1` and `::ffff:192.0.2.1`, other text unchanged.
+ * bracketed or not, with or without a port; `192.0.2.1` for `192.0.2.1`, `192.0.2.1:8080` and
+ * `::ffff:192.0.2.1`; undefined for text that is no IP address.
  */
-export function addressBucket(address: string): string {
-  let text = address.trim().toLowerCase();
-  if (text.startsWith('[') && text.includes(']')) text = text.slice(1, text.indexOf(']'));
-  const zone = text.indexOf('%');
-  if (zone !== -1) text = text.slice(0, zone);
-  const groups = text.includes(':') ? ipv6Groups(text) : undefined;
-  if (!groups) return address;
+export function addressBucket(address: string): string | undefined {
+  const text = address.trim().toLowerCase();
+  const ipv4 = ipv4Of(text);
+  if (ipv4) return ipv4;
+  const bracketed = BRACKETED_IPV6.exec(text);
+  if (bracketed && !isPort(bracketed[2])) return undefined;
+  let ipv6 = bracketed ? bracketed[1]! : text;
+  const zone = ipv6.indexOf('%');
+  if (zone !== -1) ipv6 = ipv6.slice(0, zone);
+  const groups = ipv6.includes(':') ? ipv6Groups(ipv6) : undefined;
+  if (!groups) return undefined;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     const [high, low] = [groups[6]!, groups[7]!];
     return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;

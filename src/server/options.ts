@@ -46,6 +46,12 @@ export interface Limits {
    * visitor identities together, rounded up. Default 0.1 (10 %).
    */
   dailyQuotaSharePerAddress: number;
+  /**
+   * Visitor identities revoked (`DELETE {base}/visitor`) per UTC day, all addresses together.
+   * A revocation is kept for as long as a token of its identity could be valid (up to
+   * `visitorTokenMaxAgeSeconds`), so this bounds how many the store can hold. Default 500.
+   */
+  revocationsPerDay: number;
 }
 
 /** Options of {@link createSigningHandler}. */
@@ -135,6 +141,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   visitorsPerMinutePerAddress: 30,
   sendsPerMinutePerAddress: 20,
   dailyQuotaSharePerAddress: 0.1,
+  revocationsPerDay: 500,
 });
 export const DEFAULT_VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
@@ -277,6 +284,7 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
         DEFAULT_LIMITS.sendsPerMinutePerAddress,
       ),
       dailyQuotaSharePerAddress: share,
+      revocationsPerDay: positiveInteger(limits.revocationsPerDay, 'limits.revocationsPerDay', DEFAULT_LIMITS.revocationsPerDay),
     },
     store: new GuardedStore(store, logger, options.now ?? Date.now),
     clientAddress: options.clientAddress,

@@ -90,6 +90,7 @@ export const TEXT = {
   badIdempotencyKey: 'The Idempotency-Key header must be 1 to 128 characters, each a letter (A-Z, a-z), a digit, "_" or "-".',
   tooManySendsFromAddress: 'Too many messages from your network right now. Please wait a minute and try again.',
   addressDailyLimit: 'Your network has reached its message limit for today. Please come back tomorrow.',
+  tooManyRevocations: 'Too many chats were reset today. This one could not be closed on the server yet; please try again tomorrow.',
 } as const;
 
 /**

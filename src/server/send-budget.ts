@@ -1,7 +1,7 @@
 /**
  * Send budgets: what a visitor may still send, and the `X-RateLimit-*` headers that tell them.
  *
- * Windows counted for every send attempt that carries a valid identity:
+ * Windows counted for every send the handler hands on to upstream:
  * - the identity's own: `sendsPerMinute` and `sendsPerDay`;
  * - for visitors with tokens from `/visitor` (not `identify()` users), their client address's,
  *   whatever number of identities it holds: `sendsPerMinutePerAddress`, and in a UTC day
@@ -9,11 +9,17 @@
  *   upstream last reported in `X-RateLimit-Limit` (kept in the store, so every instance knows it);
  *   until it has, the free tier's 100 is assumed. So one address cannot spend everyone's day.
  * Upstream's own quota window (from its last `X-RateLimit-*` headers) joins them in the headers.
+ *
+ * A send is first checked (reads only) and counted only once it may go, so a send refused by one
+ * window adds to no other. While upstream's last report says its quota is spent and its reset is
+ * ahead, one send a minute goes on as a probe (it finds out when the quota was raised or reset
+ * early) and the others are refused without a write: sends that upstream would refuse anyway
+ * cannot fill the store with the counters of identities from ever new addresses.
  */
 import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
 import { clientAddressOf } from './identity.js';
 import type { Identity, ResolvedOptions } from './options.js';
-import { DAY_MS, MINUTE_MS, secondsUntil, windowAt } from './rate-limits.js';
+import { countAll, countIn, DAY_MS, MINUTE_MS, secondsUntil, windowAt, type LimitWindow } from './rate-limits.js';
 import { HandlerAnswer, refuse, TEXT } from './responses.js';
 import type { RouteContext } from './route-context.js';
 import type { HeaderReader } from './upstream-transport.js';
@@ -22,6 +28,8 @@ import type { HeaderReader } from './upstream-transport.js';
 export const ASSUMED_DAILY_QUOTA = 100;
 /** How long upstream's last reported quota is kept: the limit stays true past its day's reset. */
 const UPSTREAM_QUOTA_KEEP_MS = 7 * DAY_MS;
+/** While upstream's quota is spent, one send in each window this long still goes to upstream. */
+export const UPSTREAM_PROBE_WINDOW_MS = MINUTE_MS;
 
 /** Who is sending, as the budgets see it. `address` only for visitors with tokens. */
 export interface Sender {
@@ -48,6 +56,22 @@ interface WindowSpec {
   windowMs: number;
   limit: number;
   refusal: string;
+  /** Counted for every identity of an address together (not for one identity alone). */
+  shared: boolean;
+}
+
+/** A window of a send's budget at the time of the send. */
+type SendWindow = LimitWindow & Pick<WindowSpec, 'shared' | 'windowMs'>;
+
+/** A send checked against its budget and found within it: what counting it takes. */
+export interface CheckedSend {
+  now: number;
+  /** The windows as read, before this send. */
+  budget: Budget;
+  /** Each window of `budget.own`, by the same index. */
+  windows: SendWindow[];
+  /** Upstream's quota is spent: the send goes only if it takes this window's probe. */
+  probe?: { key: string; endsAt: number; quotaResetAt: number };
 }
 
 /** Upstream's daily quota as it last reported it. */
@@ -79,8 +103,15 @@ async function upstreamQuota(options: ResolvedOptions): Promise<UpstreamQuota | 
 function specsFor(options: ResolvedOptions, sender: Sender, quota: UpstreamQuota | undefined): WindowSpec[] {
   const { limits } = options;
   const specs: WindowSpec[] = [
-    { name: 'send-minute', subject: sender.userId, windowMs: MINUTE_MS, limit: limits.sendsPerMinute, refusal: TEXT.tooManySends },
-    { name: 'send-day', subject: sender.userId, windowMs: DAY_MS, limit: limits.sendsPerDay, refusal: TEXT.dailyLimit },
+    {
+      name: 'send-minute',
+      subject: sender.userId,
+      windowMs: MINUTE_MS,
+      limit: limits.sendsPerMinute,
+      refusal: TEXT.tooManySends,
+      shared: false,
+    },
+    { name: 'send-day', subject: sender.userId, windowMs: DAY_MS, limit: limits.sendsPerDay, refusal: TEXT.dailyLimit, shared: false },
   ];
   if (sender.address !== undefined) {
     const dailyShare = Math.ceil(limits.dailyQuotaSharePerAddress * (quota?.limit ?? ASSUMED_DAILY_QUOTA));
@@ -91,8 +122,16 @@ function specsFor(options: ResolvedOptions, sender: Sender, quota: UpstreamQuota
         windowMs: MINUTE_MS,
         limit: limits.sendsPerMinutePerAddress,
         refusal: TEXT.tooManySendsFromAddress,
+        shared: true,
       },
-      { name: 'address-send-day', subject: sender.address, windowMs: DAY_MS, limit: dailyShare, refusal: TEXT.addressDailyLimit },
+      {
+        name: 'address-send-day',
+        subject: sender.address,
+        windowMs: DAY_MS,
+        limit: dailyShare,
+        refusal: TEXT.addressDailyLimit,
+        shared: true,
+      },
     );
   }
   return specs;
@@ -105,27 +144,79 @@ function upstreamWindow(quota: UpstreamQuota | undefined, now: number): BudgetWi
   return { limit: quota.limit, used: 0, resetAt: (Math.floor(now / DAY_MS) + 1) * DAY_MS };
 }
 
+/** Whether upstream's last report says its quota is spent until a reset still ahead. */
+function upstreamSpent(quota: UpstreamQuota | undefined, now: number): quota is UpstreamQuota {
+  return quota !== undefined && quota.remaining === 0 && quota.reset * 1000 > now;
+}
+
+/** 429 for a send refused because upstream's quota is spent: retry once it resets. */
+function refuseUpstreamSpent(budget: Budget, quotaResetAt: number, now: number): never {
+  refuse(429, TEXT.upstreamBusy, { 'Retry-After': String(secondsUntil(quotaResetAt, now)), ...rateHeaders(budget) });
+}
+
 /**
- * Counts one send attempt in every window of `sender`. Past any limit, answers 429 with
- * `Retry-After` (of the refusing window that ends last) and the rate headers; the send then never
- * reaches upstream. Resolves to the windows, for the headers of the answer.
+ * Checks a send of `sender` against every window, writing nothing. Past any limit, answers 429
+ * with `Retry-After` (of the refusing window that ends last) and the rate headers; the send then
+ * never reaches upstream and no counter changes. Resolves to what {@link countSend} needs.
  */
-export async function spendSend(options: ResolvedOptions, sender: Sender): Promise<Budget> {
+export async function checkSend(options: ResolvedOptions, sender: Sender): Promise<CheckedSend> {
   const now = options.now();
   const quota = await upstreamQuota(options);
-  const specs = specsFor(options, sender, quota);
-  const counted = await Promise.all(
-    specs.map(async (spec) => {
-      const { key, endsAt } = windowAt(options, spec.name, spec.subject, spec.windowMs, now);
-      return { spec, window: { limit: spec.limit, used: await options.store.increment(key, endsAt), resetAt: endsAt } };
-    }),
-  );
-  const budget: Budget = { own: counted.map(({ window }) => window), upstream: upstreamWindow(quota, now) };
-  const refused = counted.filter(({ window }) => window.used > window.limit).sort((a, b) => b.window.resetAt - a.window.resetAt)[0];
-  if (refused) {
-    refuse(429, refused.spec.refusal, { 'Retry-After': String(secondsUntil(refused.window.resetAt, now)), ...rateHeaders(budget) });
+  const windows = specsFor(options, sender, quota).map((spec): SendWindow => {
+    const { key, endsAt } = windowAt(options, spec.name, spec.subject, spec.windowMs, now);
+    return { key, endsAt, limit: spec.limit, refusal: spec.refusal, shared: spec.shared, windowMs: spec.windowMs };
+  });
+  const probeSlot = upstreamSpent(quota, now) ? windowAt(options, 'upstream-probe', 'send', UPSTREAM_PROBE_WINDOW_MS, now) : undefined;
+  const [used, probeTaken] = await Promise.all([
+    Promise.all(windows.map((window) => countIn(options, window.key))),
+    probeSlot ? options.store.get(probeSlot.key).then((value) => value !== undefined) : false,
+  ]);
+  const budget: Budget = {
+    own: windows.map((window, i) => ({ limit: window.limit, used: used[i]!, resetAt: window.endsAt })),
+    upstream: upstreamWindow(quota, now),
+  };
+  const full = windows.filter((window, i) => used[i]! >= window.limit).sort((a, b) => b.endsAt - a.endsAt)[0];
+  if (full) refuse(429, full.refusal, { 'Retry-After': String(secondsUntil(full.endsAt, now)), ...rateHeaders(budget) });
+  if (probeSlot && probeTaken) refuseUpstreamSpent(budget, quota!.reset * 1000, now);
+  return { now, budget, windows, probe: probeSlot && { ...probeSlot, quotaResetAt: quota!.reset * 1000 } };
+}
+
+/**
+ * `checked` while its windows are still the current ones; else (the send waited for its key into
+ * another minute) a fresh check.
+ */
+export async function stillChecked(options: ResolvedOptions, sender: Sender, checked: CheckedSend): Promise<CheckedSend> {
+  const turned = Math.floor(options.now() / MINUTE_MS) !== Math.floor(checked.now / MINUTE_MS);
+  return turned ? checkSend(options, sender) : checked;
+}
+
+/**
+ * Counts a send that {@link checkSend} let through: first the probe when upstream's quota is
+ * spent, then the address's windows before the identity's, each day before its minute. If a
+ * concurrent send took the last place meanwhile, the send is refused with 429 and every count it
+ * made is taken back (rate-limits.ts). Resolves to the windows with this send counted.
+ */
+export async function countSend(options: ResolvedOptions, checked: CheckedSend): Promise<Budget> {
+  const { now, probe } = checked;
+  if (probe && !(await options.store.add(probe.key, String(now), probe.endsAt)))
+    refuseUpstreamSpent(checked.budget, probe.quotaResetAt, now);
+  const order = checked.windows
+    .map((window, index) => ({ window, index }))
+    .sort((a, b) => Number(b.window.shared) - Number(a.window.shared) || b.window.windowMs - a.window.windowMs);
+  let counts: number[];
+  try {
+    counts = await countAll(
+      options,
+      order.map(({ window }) => window),
+      now,
+    );
+  } catch (error) {
+    if (probe) await options.store.swap(probe.key, String(now), undefined, probe.endsAt).catch(() => false);
+    throw error;
   }
-  return budget;
+  const own = [...checked.budget.own];
+  order.forEach(({ index }, i) => (own[index] = { ...own[index]!, used: counts[i]! }));
+  return { own, upstream: checked.budget.upstream };
 }
 
 /** The windows of `sender` without counting (for answers that spend nothing, such as repeats). */

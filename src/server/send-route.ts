@@ -13,7 +13,7 @@ import { IdempotencyRecordOf, idempotencyKeyOf, LostKey, REPLAYED_HEADER, type O
 import { readJsonObject } from './request-body.js';
 import { HandlerAnswer, jsonText } from './responses.js';
 import type { RouteContext } from './route-context.js';
-import { noteUpstreamQuota, senderOf, spendSend, withRateHeaders, type Budget } from './send-budget.js';
+import { checkSend, countSend, noteUpstreamQuota, senderOf, stillChecked, withRateHeaders, type Budget } from './send-budget.js';
 import { findStored, type StoredPair } from './stored-messages.js';
 import { callUpstream, type UpstreamAnswer } from './upstream.js';
 import type { HeaderReader } from './upstream-transport.js';
@@ -151,25 +151,22 @@ export async function send(ctx: RouteContext): Promise<Response> {
     const settled = await record?.settled();
     if (settled) return await withRate(jsonText(settled.status, settled.body, { [REPLAYED_HEADER]: 'true' }));
 
+    // Everything a request can be refused for is looked at before anything is written: a refused
+    // request leaves the store as it was, so no stream of them can fill it.
+    const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
+    const checked = await checkSend(options, sender);
     if (!record) {
-      budget = await spendSend(options, sender);
-      const input = sendInput(await readJsonObject(request, options.maxBodyBytes));
+      budget = await countSend(options, checked);
       const answer = await forward(ctx, budget, identity, input);
       const outcome = outcomeOf(ctx, answer, undefined);
       return await withRate(jsonText(outcome.status, outcome.body));
     }
     // With a key the budget is spent only once the key is this request's: repeats that arrive
     // together (tabs, a retry storm) wait for the first one's outcome and cost nothing.
-    const input = await readJsonObject(request, options.maxBodyBytes)
-      .then(sendInput)
-      .catch(async (error: unknown) => {
-        budget = await spendSend(options, sender); // a bad body is an attempt all the same
-        throw error;
-      });
     const claim = await record.claim(input.content);
     if ('outcome' in claim) return await withRate(jsonText(claim.outcome.status, claim.outcome.body, { [REPLAYED_HEADER]: 'true' }));
     try {
-      budget = await spendSend(options, sender);
+      budget = await countSend(options, await stillChecked(options, sender, checked));
     } catch (error) {
       await claim.owned.release().catch(unrecorded); // refused before sending: the key is as it was
       throw error;

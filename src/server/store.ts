@@ -34,7 +34,7 @@ export interface HandlerStore {
   /**
    * Replaces the value of `key` only while it is exactly `expected` (and not expired): with
    * `value` until `expiresAt`, or deletes the key when `value` is undefined. Resolves true when
-   * replaced.
+   * replaced. Counters too, by their decimal text: the handler takes a count back this way.
    */
   swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean>;
 }

@@ -66,7 +66,8 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
 /**
  * `DELETE {base}/visitor`: revokes the identity of the presented token on every instance sharing
  * the store; 204 with no body. Revoking an identity already revoked is 204 as well, so a reset can
- * be retried; a token that is not valid (forged, expired, another chatbot's) is 401. With
+ * be retried; a token that is not valid (forged, expired, another chatbot's) is 401. Revocations
+ * are limited (revocation.ts): past a limit, 429 and the widget tries again later. With
  * `identify()` there are no tokens to revoke: 204.
  */
 export async function revokeVisitor(ctx: RouteContext): Promise<Response> {
@@ -75,7 +76,7 @@ export async function revokeVisitor(ctx: RouteContext): Promise<Response> {
   const token = bearerToken(request);
   const claims = token ? await ctx.tokens.claims(token, unixSeconds(options.now())) : undefined;
   if (!claims) refuse(401, TEXT.noIdentity);
-  await revoke(options, claims);
+  await revoke(options, claims, clientAddressOf(options, request, ctx.context));
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
 }
 

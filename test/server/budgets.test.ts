@@ -90,7 +90,9 @@ describe('send budgets and rate headers', () => {
     s.proxy.configure({ delayBeforeMs: 0 });
     const later = await sendFrom(s, tokens[12]!, '198.51.100.20');
     assert.equal(later.status, 200, later.text);
-    assert.equal(later.headers['x-ratelimit-limit'], '20', 'the tightest window is now the address minute (20)');
+    // Eleven of the address's 20 this minute (the two refused counted nowhere) and one of the
+    // identity's 10: 9 left in both, no longer 0 of the address's day.
+    assert.equal(later.headers['x-ratelimit-remaining'], '9');
   });
 
   it("ten addresses spend the free tier's 100; the 101st send is refused by upstream, and its reply source never ran for it", async () => {
@@ -227,14 +229,19 @@ describe('send budgets and rate headers', () => {
     assert.equal((await sendFrom(s, token!, '198.51.100.73', 'three')).status, 429);
   });
 
-  it('a send refused for its body counts as an attempt, with a key or without', async () => {
+  it('a send refused for its body counts nowhere, with a key or without', async () => {
     const s = await start(10_000, { limits: { sendsPerMinute: 2 }, now: midMinute() });
     const [token] = await identities(s, 1, '198.51.100.72');
-    assert.equal((await sendFrom(s, token!, '198.51.100.72', '', 'k-empty')).status, 400);
-    assert.equal((await sendFrom(s, token!, '198.51.100.72', '')).status, 400);
-    const refused = await sendFrom(s, token!, '198.51.100.72', 'now a real one', 'k-real');
-    assert.equal(refused.status, 429, refused.text);
-    assert.equal(upstreamSends(s), 0);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await sendFrom(s, token!, '198.51.100.72', '', `k-empty-${i}`)).status, 400);
+      assert.equal((await sendFrom(s, token!, '198.51.100.72', '')).status, 400);
+    }
+    const first = await sendFrom(s, token!, '198.51.100.72', 'now a real one', 'k-real');
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.headers['x-ratelimit-remaining'], '1', 'one of two spent: the six refused bodies spent nothing');
+    assert.equal((await sendFrom(s, token!, '198.51.100.72', 'and another')).status, 200);
+    assert.equal((await sendFrom(s, token!, '198.51.100.72', 'one too many')).status, 429);
+    assert.equal(upstreamSends(s), 2);
   });
 
   it('repeats that arrive together with one key cost one send, and a key refused by a limit is free again', async () => {

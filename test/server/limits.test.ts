@@ -94,13 +94,15 @@ describe('limits', () => {
     assert.match(((await refused.json()) as { error: string }).error, /today/);
   });
 
-  it('counts every send attempt with a valid identity, even an invalid one; not those without identity', async () => {
+  it('counts the sends handed to upstream: not those refused for their body, nor those without identity', async () => {
     const handler = makeHandler({ limits: { sendsPerMinute: 2 } });
     const bearer = await token(handler);
     assert.equal((await send(handler, 'forged')).status, 401);
     assert.equal((await send(handler, bearer, '{"content":""}')).status, 400);
     assert.equal((await send(handler, bearer, '{"content":"ok"}')).status, 200);
+    assert.equal((await send(handler, bearer, '{"content":"ok"}')).status, 200);
     assert.equal((await send(handler, bearer, '{"content":"ok"}')).status, 429);
+    assert.equal(upstream.requests.length, 2);
   });
 
   it('limits new visitors per client address; renewals do not count; X-Forwarded-For is not trusted', async () => {

@@ -64,13 +64,20 @@ describe('security review', () => {
       ['::1', '0:0:0:0::/64'],
       ['2001:db8::', '2001:db8:0:0::/64'],
       ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
-      ['not-an-address', 'not-an-address'],
-      ['1:2:3', '1:2:3'],
-      ['1::2::3', '1::2::3'],
+      ['203.0.113.7:50123', '203.0.113.7'],
+      [' 203.0.113.7 ', '203.0.113.7'],
+      ['[2001:db8::1]:443', '2001:db8:0:0::/64'],
+      ['[2001:DB8:1:2::1]:8080', '2001:db8:1:2::/64'],
+      ['2001:DB8:1:2::ABCD', '2001:db8:1:2::/64'],
+      ['[::ffff:203.0.113.7]:443', '203.0.113.7'],
+      ['::FFFF:203.0.113.7', '203.0.113.7'],
     ];
+    const noAddress = ['not-an-address', '1:2:3', '1::2::3', '203.0.113.7:99999', '256.0.0.1', '203.0.113', '[2001:db8::1]:http', ''];
     for (const [address, bucket] of buckets) {
       it(`${address} counts in ${bucket}`, () => assert.equal(addressBucket(address), bucket));
     }
+    for (const text of noAddress)
+      it(`${JSON.stringify(text)} is no address: no bucket of its own`, () => assert.equal(addressBucket(text), undefined));
 
     it('new visitors from one IPv6 /64 share one limit; another /64 has its own', async () => {
       const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 2 } }));
@@ -79,6 +86,31 @@ describe('security review', () => {
       assert.equal(await from('2001:db8:1:2::2'), 200);
       assert.equal(await from('2001:db8:1:2:ffff::3'), 429, 'a third address of the same /64 is the same client');
       assert.equal(await from('2001:db8:1:3::1'), 200, 'the next /64 is another client');
+    });
+
+    it('an address given with a port counts as the address without it, IPv4 and bracketed IPv6', async () => {
+      const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 1 } }));
+      const from = async (clientAddress: string) => (await handler(post('/visitor'), { clientAddress })).status;
+      assert.equal(await from('203.0.113.7:50123'), 200);
+      assert.equal(await from('203.0.113.7:50124'), 429, 'another port of the same address');
+      assert.equal(await from('203.0.113.7'), 429);
+      assert.equal(await from('[2001:DB8:5::1]:443'), 200);
+      assert.equal(await from('[2001:db8:5::2]:8443'), 429, 'another port, another address of the same /64');
+      assert.equal(await from('2001:db8:5::3'), 429);
+      assert.equal(await from('[::ffff:203.0.113.8]:443'), 200);
+      assert.equal(await from('203.0.113.8:1'), 429, 'an IPv4-mapped address with a port is the IPv4 address');
+    });
+
+    it('text that is no address shares one bucket, and the owner is told once without it being quoted', async () => {
+      const handler = createSigningHandler(options({ limits: { visitorsPerMinutePerAddress: 2 } }));
+      const from = async (clientAddress: string) => (await handler(post('/visitor'), { clientAddress })).status;
+      assert.equal(await from('proxy-said-this\nforged log line'), 200);
+      assert.equal(await from('unknown'), 200);
+      for (let i = 0; i < 5; i++) assert.equal(await from(`garbage-${i}`), 429, 'no bucket per distinct text');
+      assert.equal(await from('198.51.100.40'), 200, 'real addresses keep their own');
+      assert.equal(logs.length, 1, logs.join('\n'));
+      assert.match(logs[0]!, /not an IP address/);
+      assert.doesNotMatch(logs[0]!, /garbage|forged|proxy-said/);
     });
 
     it('an IPv4 peer seen through a dual-stack socket counts like the IPv4 address', async () => {

@@ -24,6 +24,22 @@ export const STORE_CASES: readonly StoreCase[] = [
     },
   },
   {
+    name: 'a count is taken back with swap on its decimal text, and a first count leaves no key',
+    async run(store, key) {
+      const k = key('uncount');
+      const expiresAt = LATER();
+      await store.increment(k, expiresAt);
+      await store.increment(k, expiresAt);
+      assert.equal(await store.swap(k, '2', '1', expiresAt), true);
+      assert.equal(await store.increment(k, expiresAt), 2, 'counting goes on from the value taken back');
+      assert.equal(await store.swap(k, '1', undefined, expiresAt), false, 'not while another count came since');
+      assert.equal(await store.swap(k, '2', '1', expiresAt), true);
+      assert.equal(await store.swap(k, '1', undefined, expiresAt), true);
+      assert.equal(await store.get(k), undefined);
+      assert.equal(await store.increment(k, expiresAt), 1);
+    },
+  },
+  {
     name: 'increment loses no update when 50 run at once',
     async run(store, key) {
       const k = key('race');
