@@ -6,7 +6,7 @@
  */
 import { createClient } from 'redis';
 import { createRedisStore } from '../src/server/stores/redis.js';
-import type { HandlerStore } from '../src/server/store.js';
+import type { HandlerStore } from '../src/server/stores/store.js';
 import { StartConfigError } from './config.js';
 
 export interface RedisStoreConnection {

@@ -47,7 +47,7 @@ test('every folder of src/ imports only the folders the architecture allows', ()
 });
 
 /** Modules of shared/ whose values the widget may use: constants and pure parsing, nothing that signs. */
-const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers']);
+const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers', 'well-formed']);
 
 test('the widget takes only types from shared (values only from its plain modules), and no Node or signing module at all', () => {
   const violations: string[] = [];
@@ -83,5 +83,39 @@ test('the handler signs upstream requests only through the client’s request co
     if (/from\s*'[^']*shared\/query\.js'/.test(text)) copies.push(`${relative(src, file)} builds a query string by itself`);
   }
   assert.deepEqual(copies, []);
-  assert.match(readFileSync(join(src, 'server/upstream.ts'), 'utf8'), /from '\.\.\/client\/signed-request\.js'/);
+  assert.match(readFileSync(join(src, 'server/core/upstream.ts'), 'utf8'), /from '\.\.\/\.\.\/client\/signed-request\.js'/);
+});
+
+/**
+ * The handler's folders, each one job, import one way: stores know nothing of the handler; core
+ * (options, answers, the upstream call, browser rules) builds on the store interface; identity,
+ * budgets and idempotency build on core (budgets on identity's address buckets too); routes
+ * compose them; signing-handler.ts and index.ts at the top compose the routes; adapters translate
+ * a runtime's requests for the top.
+ */
+const SERVER_ALLOWED: Record<string, string[]> = {
+  stores: [],
+  core: ['stores'],
+  identity: ['core'],
+  budgets: ['core', 'identity'],
+  idempotency: ['core'],
+  routes: ['core', 'identity', 'budgets', 'idempotency'],
+  adapters: ['top', 'core'],
+  top: ['core', 'stores', 'identity', 'budgets', 'idempotency', 'routes'],
+};
+
+test("the handler's folders import one way", () => {
+  const server = join(src, 'server');
+  const folderOf = (path: string) => (path.includes('/') ? path.split('/')[0]! : 'top');
+  const violations: string[] = [];
+  for (const file of files(server)) {
+    const from = folderOf(relative(server, file));
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const target = relative(server, resolve(dirname(file), match[3]!));
+      if (!match[3]!.startsWith('.') || target.startsWith('..')) continue;
+      const to = folderOf(target);
+      if (to !== from && !SERVER_ALLOWED[from]?.includes(to)) violations.push(`server/${relative(server, file)} imports ${match[3]}`);
+    }
+  }
+  assert.deepEqual(violations, []);
 });

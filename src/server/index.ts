@@ -14,8 +14,8 @@ export {
   type Identity,
   type Limits,
   type SigningHandlerOptions,
-} from './options.js';
-export { StoreFullError, type HandlerStore } from './store.js';
+} from './core/options.js';
+export { StoreFullError, type HandlerStore } from './stores/store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
-export { adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from './admin-token.js';
-export type { Logger } from './logger.js';
+export { adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from './identity/admin-token.js';
+export type { Logger } from './core/logger.js';

@@ -6,18 +6,18 @@
  * The order of checks: route table (404/400) → preflight → method (405) → browser origin (403)
  * → the route (identity 401, admin 403, content type 415, limits 429, body 413/400, upstream).
  */
-import { admin } from './admin-routes.js';
-import { withBodyInside } from './held-body.js';
-import { corsHeaders, enforceBrowserRules, preflight } from './browser-rules.js';
-import { resolveOptions, type HandlerContext, type SigningHandlerOptions } from './options.js';
-import { failure, HandlerAnswer, TEXT, withBody } from './responses.js';
-import type { RouteContext } from './route-context.js';
-import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './route-table.js';
-import { RefusedOriginLog } from './refused-origins.js';
-import { send } from './send-route.js';
-import { message, messages, revokeVisitor, sessions, visitor } from './visitor-routes.js';
-import { VerifiedTokens } from './verified-tokens.js';
-import { visitorKey } from './visitor-token.js';
+import { admin } from './routes/admin-routes.js';
+import { withBodyInside } from './core/held-body.js';
+import { corsHeaders, enforceBrowserRules, preflight } from './core/browser-rules.js';
+import { resolveOptions, type HandlerContext, type SigningHandlerOptions } from './core/options.js';
+import { failure, HandlerAnswer, TEXT, withBody } from './core/responses.js';
+import type { RouteContext } from './routes/route-context.js';
+import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './core/route-table.js';
+import { RefusedOriginLog } from './core/refused-origins.js';
+import { send } from './routes/send-route.js';
+import { message, messages, revokeVisitor, sessions, visitor } from './routes/visitor-routes.js';
+import { VerifiedTokens } from './identity/verified-tokens.js';
+import { visitorKey } from './identity/visitor-token.js';
 
 /** The handler: a Web `Request` in, a `Response` out. */
 export type SigningHandler = (request: Request, context?: HandlerContext) => Promise<Response>;

@@ -6,5 +6,9 @@ export const HEADER_RATE_LIMIT = 'X-RateLimit-Limit';
 export const HEADER_RATE_REMAINING = 'X-RateLimit-Remaining';
 export const HEADER_RATE_RESET = 'X-RateLimit-Reset';
 
+/** The signing handler's own: a send's idempotency key, and the mark of an answer replayed from its record. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotency-Replayed';
+
 /** Accepted clock skew of `X-Timestamp`, either way (docs/api.md). */
 export const TIMESTAMP_WINDOW_SECONDS = 300;

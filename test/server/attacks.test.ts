@@ -12,7 +12,7 @@ import {
 } from './helpers/recording-upstream.js';
 import { newVisitor, rawRequest, startHandler, type RawRequest, type RunningHandler } from './helpers/handler-server.js';
 import { adminTokenAuthorizer } from '../../src/server/index.js';
-import { issueVisitorToken, visitorKey } from '../../src/server/visitor-token.js';
+import { issueVisitorToken, visitorKey } from '../../src/server/identity/visitor-token.js';
 import { grant } from './helpers/token-grant.js';
 import { toBase64Url } from '../../src/shared/signature.js';
 

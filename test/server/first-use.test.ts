@@ -6,7 +6,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRecordingUpstream, API_KEY, API_SECRET, type RecordingUpstream } from './helpers/recording-upstream.js';
 import { jsonHeaders, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
-import { loggableOrigin, MAX_LOGGED_ORIGINS } from '../../src/server/refused-origins.js';
+import { loggableOrigin, MAX_LOGGED_ORIGINS } from '../../src/server/core/refused-origins.js';
 
 const LISTED = 'https://shop.example.com';
 const HINT = /add it to allowedOrigins \(CHATBOT_ALLOWED_ORIGINS for npm start\) if it should embed the widget/;

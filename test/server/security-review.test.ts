@@ -11,7 +11,7 @@ import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type Recording
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
 import { createSigningHandler, type SigningHandlerOptions } from '../../src/server/index.js';
 import { createExpressHandler, toExpress } from '../../src/server/adapters/express.js';
-import { addressBucket } from '../../src/server/address-bucket.js';
+import { addressBucket } from '../../src/server/identity/address-bucket.js';
 
 const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
 

@@ -4,7 +4,7 @@
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
-import type { SigningHandlerOptions } from '../options.js';
+import type { SigningHandlerOptions } from '../core/options.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
 import { originForm, runNodeRequest } from './node.js';
 

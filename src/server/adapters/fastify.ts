@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createSigningHandler } from '../signing-handler.js';
-import type { SigningHandlerOptions } from '../options.js';
+import type { SigningHandlerOptions } from '../core/options.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
 import { runNodeRequest } from './node.js';
 

@@ -18,7 +18,7 @@ import {
   type HeaderReader,
   type TransportRequest,
   type TransportResponse,
-} from '../upstream-transport.js';
+} from '../core/upstream-transport.js';
 
 /** Sockets kept open per upstream host; more requests queue rather than open new sockets. */
 const MAX_SOCKETS_PER_HOST = 64;

@@ -4,10 +4,10 @@
  * status, headers and body out, and the socket's peer address as the client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HandlerContext, SigningHandlerOptions } from '../options.js';
-import { StreamTooLarge } from '../capped-stream.js';
-import { holdBody, type HeldBody } from '../held-body.js';
-import { bodyTextOf } from '../responses.js';
+import type { HandlerContext, SigningHandlerOptions } from '../core/options.js';
+import { StreamTooLarge } from '../core/capped-stream.js';
+import { holdBody, type HeldBody } from '../core/held-body.js';
+import { bodyTextOf } from '../core/responses.js';
 import { answersWithoutBodies, createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
 

@@ -9,7 +9,7 @@
  * treated as absent at once, and deleted by an alarm some time later.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { HandlerStore } from '../store.js';
+import type { HandlerStore } from './store.js';
 
 /** The part of `ctx.storage.sql` (a SQLite-backed Durable Object's SQL API) the object uses. */
 interface SqlStorageLike {

@@ -8,7 +8,7 @@
  * adds or swaps exactly one wins. KV's own expiry (`expireIn`) deletes a key some time after it is
  * due, not at once, so each value also carries its expiry and an entry past it counts as absent.
  */
-import type { HandlerStore } from '../store.js';
+import type { HandlerStore } from './store.js';
 
 /** A Deno KV key (`Deno.KvKey`). */
 export type DenoKvKey = readonly (string | number | bigint | boolean | Uint8Array)[];

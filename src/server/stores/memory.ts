@@ -2,7 +2,7 @@
  * The default store: this process's memory. Right for one process; several instances behind a
  * balancer each count on their own, so they need a shared store (Redis, a Durable Object, Deno KV).
  */
-import { StoreFullError, type HandlerStore } from '../store.js';
+import { StoreFullError, type HandlerStore } from './store.js';
 
 interface Entry {
   value: string;

@@ -8,7 +8,7 @@
  * every version of both clients that has them (`redis` 4 and later, `ioredis` 5 and later) and
  * needs neither as a dependency. Needs Redis 6.2 or later (or Valkey) for `SET … PXAT`.
  */
-import type { HandlerStore } from '../store.js';
+import type { HandlerStore } from './store.js';
 
 /** The part of a connected `redis` (node-redis, v4 or later) client the store uses. */
 export interface NodeRedisClientLike {

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../../../src/server/stores/memory.js';
-import { StoreFullError } from '../../../src/server/store.js';
+import { StoreFullError } from '../../../src/server/stores/store.js';
 import { STORE_CASES } from './store-conformance.js';
 
 describe('MemoryStore', () => {

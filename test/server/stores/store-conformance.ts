@@ -3,7 +3,7 @@
 // would fail on a store that loses an update under concurrency, returns expired keys or lets a
 // second writer win an add or swap.
 import assert from 'node:assert/strict';
-import type { HandlerStore } from '../../../src/server/store.js';
+import type { HandlerStore } from '../../../src/server/stores/store.js';
 
 /** One check of the suite: a name and a body that throws on failure. */
 export interface StoreCase {

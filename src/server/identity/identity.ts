@@ -1,0 +1,78 @@
+/**
+ * Who is calling: the host application's `identify(request)`, or a visitor token from
+ * `POST {base}/visitor`. The upstream user id always comes from here, never from the request
+ * body or query.
+ */
+import { MAX_USER_ID_CHARS } from '../../shared/limits.js';
+import { hasLoneSurrogate } from '../../shared/well-formed.js';
+import type { HandlerContext, Identity, ResolvedOptions } from '../core/options.js';
+import { refuse, TEXT } from '../core/responses.js';
+import { isRevoked } from './revocation.js';
+import type { VerifiedTokens } from './verified-tokens.js';
+import { bearerToken, type VisitorClaims } from './visitor-token.js';
+import { addressBucket } from './address-bucket.js';
+import { unixSeconds } from '../../shared/signature.js';
+
+/** The host's identity, checked: a user id of 1–200 characters and an optional name. */
+export async function hostIdentity(options: ResolvedOptions, request: Request): Promise<Identity> {
+  const identity = await options.identify!(request);
+  if (!identity) refuse(401, TEXT.notLoggedIn);
+  const { userId, name } = identity;
+  if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID_CHARS || hasLoneSurrogate(userId)) {
+    // A lone surrogate cannot be percent-encoded into a query or stored faithfully upstream.
+    options.logger.error('identify() returned a userId that is not a well-formed string of 1 to 200 characters; the request was refused');
+    refuse(401, TEXT.notLoggedIn);
+  }
+  return { userId, name: typeof name === 'string' && name.trim() !== '' ? [...name.trim()].slice(0, 100).join('') : undefined };
+}
+
+/** The claims of the request's visitor token when it is valid and not revoked; undefined otherwise. */
+export async function visitorClaims(
+  options: ResolvedOptions,
+  request: Request,
+  tokens: VerifiedTokens,
+): Promise<VisitorClaims | undefined> {
+  const token = bearerToken(request);
+  if (!token) return undefined;
+  const claims = await tokens.claims(token, unixSeconds(options.now()));
+  if (!claims || (await isRevoked(options, claims.userId))) return undefined;
+  return claims;
+}
+
+/** The caller's identity, or a 401 answer. `visitor` is true for identities from visitor tokens. */
+export async function callerIdentity(
+  options: ResolvedOptions,
+  request: Request,
+  tokens: VerifiedTokens,
+): Promise<Identity & { visitor: boolean }> {
+  if (options.identify) return { ...(await hostIdentity(options, request)), visitor: false };
+  const claims = await visitorClaims(options, request, tokens);
+  if (!claims) refuse(401, TEXT.noIdentity);
+  return { userId: claims.userId, visitor: true };
+}
+
+/** The bucket of requests without an address, or with one that is no IP address: one for all of them. */
+export const UNKNOWN_ADDRESS = 'unknown';
+/** Loggers already told about an address that is no IP address: told once, not per request. */
+const toldOfUnknownAddress = new WeakSet<ResolvedOptions['logger']>();
+
+/**
+ * The address the per-address limits count: the option's answer, else the adapter's, in its
+ * bucket (without a port; an IPv6 /64 counts as one address, see address-bucket.ts).
+ */
+export function clientAddressOf(options: ResolvedOptions, request: Request, context: HandlerContext | undefined): string {
+  const chosen = options.clientAddress ? options.clientAddress(request) : context?.clientAddress;
+  // Without an address every such request shares one bucket: safe, if strict.
+  if (typeof chosen !== 'string' || chosen.trim() === '') return UNKNOWN_ADDRESS;
+  const bucket = addressBucket(chosen.slice(0, 100));
+  if (bucket !== undefined) return bucket;
+  if (!toldOfUnknownAddress.has(options.logger)) {
+    toldOfUnknownAddress.add(options.logger);
+    // Not quoted: the text may come from a header anyone can write.
+    options.logger.warn(
+      'a client address is not an IP address (IPv4 or IPv6, with or without a port): requests with such addresses ' +
+        'share one per-address limit. Check the clientAddress option or the adapter. This is said once.',
+    );
+  }
+  return UNKNOWN_ADDRESS;
+}
