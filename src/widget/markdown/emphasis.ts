@@ -21,19 +21,27 @@ export interface Delim {
 export type Item = Token | Delim;
 
 /**
+ * Closers that find the same openers: of `*` and of `_`, by whether they may open too and by
+ * their length modulo 3 (the rule of three), 6 kinds each; of `~`, by length (1 or 2).
+ */
+const KINDS = 14;
+const kindOf = (closer: Delim) =>
+  closer.char === '~' ? 12 + closer.len - 1 : (closer.char === '*' ? 0 : 6) + (closer.open ? 3 : 0) + (closer.len % 3);
+
+/**
  * Pairs emphasis delimiters the CommonMark way (a stack of possible openers, the rule of three,
  * a floor per kind of closer below which no opener can match), recording each match on both
  * delimiters. Linear: each closer searches only above its floor, and a failed search raises it.
  */
 export function matchEmphasis(items: Item[], src: string): void {
   const openers: Delim[] = [];
-  const floors = new Map<string, number>();
+  const floors = new Array<number>(KINDS).fill(0);
   for (const closer of items) {
     if (closer.type !== 'delim') continue;
-    const kind = `${closer.char}${closer.char === '~' ? closer.len : `${closer.open}${closer.len % 3}`}`;
+    const kind = kindOf(closer);
     while (closer.close && closer.left > 0) {
       let at = openers.length - 1;
-      const floor = floors.get(kind) ?? 0;
+      const floor = floors[kind]!;
       for (; at >= floor; at--) {
         const opener = openers[at]!;
         if (opener.char !== closer.char) continue;
@@ -45,7 +53,7 @@ export function matchEmphasis(items: Item[], src: string): void {
           break;
       }
       if (at < floor) {
-        floors.set(kind, openers.length);
+        floors[kind] = openers.length;
         break;
       }
       const opener = openers[at]!;
@@ -58,7 +66,7 @@ export function matchEmphasis(items: Item[], src: string): void {
       opener.left -= used;
       closer.left -= used;
       openers.length = opener.left ? at + 1 : at;
-      for (const [key, value] of floors) if (value > openers.length) floors.set(key, openers.length);
+      for (let k = 0; k < KINDS; k++) floors[k] = Math.min(floors[k]!, openers.length);
     }
     if (closer.open && closer.left) openers.push(closer);
   }
