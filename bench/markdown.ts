@@ -3,19 +3,26 @@
 // a well-formed reply of the same length that draws the same elements (links for links, emphasis
 // for emphasis; plain words where the hostile one draws none), measured side by side in the same
 // run, alternating, and printed with the ratio. Target: every family at most 2× its twin.
-//   Node: the lexer alone (lexMarkdown).
+//   Node: the lexer alone (lexMarkdown), bundled by esbuild as the widget's build compiles it
+//     (tsx would wrap each of its closures in a helper that names it, which costs more than the
+//     lexing of some inputs).
 //   Chromium (playwright-core, the machine's browser): lex and render to the DOM with the real
 //     renderer (bench/support/markdown-page.ts, bundled by esbuild with Lit's production build).
 // Each figure is the median of RUNS runs, after WARMUP runs that are not counted.
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { lexMarkdown } from '../src/widget/markdown/block.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const LENGTH = 12_000;
 const RUNS = 21;
-const WARMUP = 5;
+/** Lexes or renders per figure: their mean (Chromium's clock has a resolution of 0.1 ms). */
+const RENDERS = 5;
+const WARMUP = 10;
 const TARGET_RATIO = 2;
 
 /** `unit` repeated to exactly `LENGTH` characters. */
@@ -38,8 +45,14 @@ const FAMILIES: { name: string; hostile: string; twin: string }[] = [
   { name: 'tags never closed', hostile: filled('<a x="'), twin: words },
   { name: 'comments never closed', hostile: filled('x <!--a'), twin: words },
   { name: 'e-mail-like words', hostile: filled('a_b.c-') + '@', twin: words },
-  { name: 'list markers in a quote (> - - - … *)', hostile: '> ' + filled('- ').slice(0, LENGTH - 3) + '*', twin: '> ' + words.slice(2) },
-  { name: 'everything', hostile: filled('*_~`[]()<>!\\\n'), twin: words },
+  {
+    name: 'list markers in a quote (> - - - … *)',
+    hostile: '> ' + filled('- ').slice(0, LENGTH - 3) + '*',
+    // The same eleven lists, one in another, around words.
+    twin: '> ' + '- '.repeat(11) + words.slice(24),
+  },
+  // Emphasis, code spans, line breaks and struck text, as many of each as the hostile one draws.
+  { name: 'everything', hostile: filled('*_~`[]()<>!\\\n'), twin: filled('*a* `b` `c` `d` ~e~ f\\\ng\\\nh\\\n word word word word ') },
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -68,43 +81,59 @@ function report(name: string, { hostile, twin }: { hostile: number; twin: number
   return within;
 }
 
+/** `entry` bundled by esbuild, minified, with Lit's production build. */
+async function bundled(entry: string, format: 'esm' | 'iife'): Promise<string> {
+  const result = await build({
+    entryPoints: [`${root}${entry}`],
+    bundle: true,
+    write: false,
+    format,
+    target: 'es2022',
+    minify: true,
+    conditions: ['production'],
+  });
+  return result.outputFiles[0]!.text;
+}
+
+const lexerFile = join(mkdtempSync(join(tmpdir(), 'markdown-bench-')), 'lexer.mjs');
+writeFileSync(lexerFile, await bundled('src/widget/markdown/block.ts', 'esm'));
+const { lexMarkdown } = (await import(pathToFileURL(lexerFile).href)) as typeof import('../src/widget/markdown/block.js');
+
 let over = 0;
-console.log(`Lexing a ${LENGTH.toLocaleString('en')}-character reply in Node (median of ${RUNS}), hostile against its twin:`);
+console.log(
+  `Lexing a ${LENGTH.toLocaleString('en')}-character reply in Node (median of ${RUNS}, each the mean of ${RENDERS} lexes), hostile against its twin:`,
+);
 for (const { name, hostile, twin } of FAMILIES) {
   const time = (text: string) => {
     const start = performance.now();
-    lexMarkdown(text);
-    return performance.now() - start;
+    for (let lex = 0; lex < RENDERS; lex++) lexMarkdown(text);
+    return (performance.now() - start) / RENDERS;
   };
   if (!report(name, await sideBySide(time, hostile, twin))) over++;
 }
 
-const bundle = await build({
-  entryPoints: [`${root}bench/support/markdown-page.ts`],
-  bundle: true,
-  write: false,
-  format: 'iife',
-  target: 'es2022',
-  minify: true,
-  conditions: ['production'],
-});
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 try {
   const page = await browser.newPage();
   await page.setContent('<!doctype html><meta charset="utf-8"><title>markdown</title><body>');
-  await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+  await page.addScriptTag({ content: await bundled('bench/support/markdown-page.ts', 'iife') });
   type Rendered = { ms: number; elements: Record<string, number> };
-  const renderReply = (text: string) =>
-    page.evaluate((reply) => (globalThis as unknown as { renderReply: (t: string) => Rendered }).renderReply(reply), text);
+  const renderReply = (text: string, times = 1) =>
+    page.evaluate(
+      ([reply, count]) => (globalThis as unknown as { renderReply: (t: string, n: number) => Rendered }).renderReply(reply, count),
+      [text, times] as const,
+    );
   const drawn = (elements: Record<string, number>) =>
     Object.entries(elements)
       .map(([tag, count]) => `${count} ${tag}`)
       .join(', ');
-  console.log(`\nLexing and rendering it to the DOM in Chromium (median of ${RUNS}), hostile against its twin; the elements each draws:`);
+  console.log(
+    `\nLexing and rendering it to the DOM in Chromium (median of ${RUNS}, each the mean of ${RENDERS} renders), hostile against its twin; the elements each draws:`,
+  );
   for (const { name, hostile, twin } of FAMILIES) {
-    const figures = await sideBySide(async (text) => (await renderReply(text)).ms, hostile, twin);
+    const figures = await sideBySide(async (text) => (await renderReply(text, RENDERS)).ms, hostile, twin);
     const [h, t] = [(await renderReply(hostile)).elements, (await renderReply(twin)).elements];
     if (!report(name, figures, `   ${drawn(h)} | ${drawn(t)}`)) over++;
   }

@@ -9,7 +9,7 @@
  * Its work is linear in the length of the reply: each line is tested against a bounded number of
  * line patterns (anchored, each reading the line once), once for each container (quote, list
  * item) it is in, and containers nest at most {@link MAX_DEPTH} deep. Stripping the markers of a
- * line (`withoutMarkers`) tries a thematic break only where the rest of the line may be one.
+ * line (`withoutMarkers`) stops at that depth too.
  */
 import { lexInline } from './inline.js';
 import { MAX_DEPTH, refLabel, unescape, type Leaf, type Refs, type Token } from './tokens.js';
@@ -63,27 +63,15 @@ const NESTED_MARKER = /^ {0,3}(?:(?:[*+-]|\d{1,9}[.)])(?: |$)|> ?)/;
 /** A fence or heading start: neither continues a paragraph. */
 const FENCE_OR_HEADING = /^ {0,3}(?:```|~~~|#{1,6}(?:\s|$))/;
 
-/** Where a thematic break of `-`, `_` or `*` may start in a line: its last run of that character, spaces and tabs. */
-function breakStart(line: string, c: string): number {
-  let k = line.length;
-  while (k > 0 && (line[k - 1] === c || line[k - 1] === ' ' || line[k - 1] === '\t')) k--;
-  return k;
-}
-
 /**
- * A line without the container markers it starts with (not a thematic break's `- - -`). A break
- * is tried only where the rest of the line may be one, so that a line of many markers
- * (`- - - … *`) is read once, not once a marker.
+ * A line without the container markers it starts with (not a thematic break's `- - -`), up to
+ * {@link MAX_DEPTH} of them: deeper, the lexer shows the source text. So a line of many markers
+ * (`- - - … *`) is tried as a break a bounded number of times, not once a marker.
  */
 function withoutMarkers(line: string): string {
-  const starts: Record<string, number> = { '-': breakStart(line, '-'), _: breakStart(line, '_'), '*': breakStart(line, '*') };
-  let at = 0;
-  for (let marker; ; at += marker[0].length) {
-    let first = at;
-    while (line[first] === ' ' && first < at + 3) first++;
-    const rest = line.slice(at);
-    if ((at >= (starts[line[first]!] ?? Infinity) && HR.test(rest)) || !(marker = NESTED_MARKER.exec(rest))) return rest;
-  }
+  for (let marker, count = 0; count <= MAX_DEPTH && !HR.test(line) && (marker = NESTED_MARKER.exec(line)); count++)
+    line = line.slice(marker[0].length);
+  return line;
 }
 
 /** Whether a line starts a block that ends a paragraph: the line after it is not lazy. */

@@ -21,27 +21,19 @@ export interface Delim {
 export type Item = Token | Delim;
 
 /**
- * Closers that find the same openers: of `*` and of `_`, by whether they may open too and by
- * their length modulo 3 (the rule of three), 6 kinds each; of `~`, by length (1 or 2).
- */
-const KINDS = 14;
-const kindOf = (closer: Delim) =>
-  closer.char === '~' ? 12 + closer.len - 1 : (closer.char === '*' ? 0 : 6) + (closer.open ? 3 : 0) + (closer.len % 3);
-
-/**
  * Pairs emphasis delimiters the CommonMark way (a stack of possible openers, the rule of three,
  * a floor per kind of closer below which no opener can match), recording each match on both
  * delimiters. Linear: each closer searches only above its floor, and a failed search raises it.
  */
 export function matchEmphasis(items: Item[], src: string): void {
   const openers: Delim[] = [];
-  const floors = new Array<number>(KINDS).fill(0);
+  const floors = new Map<string, number>();
   for (const closer of items) {
     if (closer.type !== 'delim') continue;
-    const kind = kindOf(closer);
+    const kind = `${closer.char}${closer.char === '~' ? closer.len : `${closer.open}${closer.len % 3}`}`;
     while (closer.close && closer.left > 0) {
       let at = openers.length - 1;
-      const floor = floors[kind]!;
+      const floor = floors.get(kind) ?? 0;
       for (; at >= floor; at--) {
         const opener = openers[at]!;
         if (opener.char !== closer.char) continue;
@@ -53,7 +45,7 @@ export function matchEmphasis(items: Item[], src: string): void {
           break;
       }
       if (at < floor) {
-        floors[kind] = openers.length;
+        floors.set(kind, openers.length);
         break;
       }
       const opener = openers[at]!;
@@ -66,7 +58,7 @@ export function matchEmphasis(items: Item[], src: string): void {
       opener.left -= used;
       closer.left -= used;
       openers.length = opener.left ? at + 1 : at;
-      for (let k = 0; k < KINDS; k++) floors[k] = Math.min(floors[k]!, openers.length);
+      for (const [key, value] of floors) if (value > openers.length) floors.set(key, openers.length);
     }
     if (closer.open && closer.left) openers.push(closer);
   }

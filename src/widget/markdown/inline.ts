@@ -12,8 +12,8 @@
  *   position too, so it is made once per length (`failedFrom`);
  * - a link's `]`: at most one level of brackets nests, so a search stops at the second `[` or at
  *   the `]`; a link's destination and title end where tables built once per text say
- *   (`destinationEnds`, `titleEnds`: the first `)` a destination does not open, the first quote no
- *   backslash escapes), so no attempt at a link reads the text after it again. A link's text is
+ *   (`destinationEnds`: the first `)` a destination does not open, the first quote no backslash
+ *   escapes), so no attempt at a link reads the text after it again. A link's text is
  *   lexed once more inside it, and holds no brackets of its own but one level;
  * - a bare URL's run (up to a space or `<`) is read once, with the `(`s no later `)` closes
  *   (`urlEnd`): every URL starting in the same run (`www.a(www.a(…`) uses them;
@@ -25,7 +25,8 @@
 import { build, matchEmphasis, type Delim, type Item } from './emphasis.js';
 import { refLabel, unescape, type Refs, type Token } from './tokens.js';
 
-const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
+/** Whitespace (or the edge of the text); ASCII without a regular expression, as it is read for most characters. */
+const isSpace = (c: string | undefined) => c === undefined || c <= ' ' || (c > '~' && /\s/.test(c));
 const isPunct = (c: string | undefined) => c !== undefined && /[\p{P}\p{S}]/u.test(c);
 /** Characters an e-mail address may start with (after a character not in EMAIL_TEXT). */
 const EMAIL_LOCAL = /[\w.+-]/;
@@ -69,7 +70,6 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   const lastText = src.trimEnd().length;
   let emailScanned = 0;
   let parens: ReturnType<typeof destinationEnds> | undefined;
-  const titles = new Map<string, Int32Array>();
   /**
    * The run of characters (up to a space or `<`) bare URLs start in: where it ends, and the `(`
    * after its last `)`, which no `)` of the run closes. Every URL start inside one run shares
@@ -91,7 +91,7 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
     return unclosed.at(-1) ?? runEnd;
   };
   let start = 0; // where the pending plain text begins
-  let floor = 0; // just after the last token that was not plain text
+  let floor = 0; // just after the last token (or delimiter run) that was not plain text
   let i = 0;
 
   const text = (s: string) => {
@@ -145,13 +145,15 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
     } else if (c === '*' || c === '_' || c === '~') {
       let end = i;
       while (src[end] === c) end++;
-      if (c === '~' && end - i > 2) i = end;
-      else push(delimiter(c, i, end - i, src[i - 1], src[end]), end);
+      const run = c === '~' && end - i > 2 ? undefined : delimiter(c, i, end - i, src[i - 1], src[end]);
+      if (!run)
+        i = end; // more than two `~`: text
+      else if (run.open || run.close) push(run, end);
+      // A run that can neither open nor close (`_` inside a word) stays in the text, though it
+      // still ends a token as a delimiter would (a URL or an address may start after it).
+      else i = floor = end;
     } else if (c === '[' || (c === '!' && src[i + 1] === '[')) {
-      const link = lexLink(src, i, refs, codeEnd, {
-        parens: () => (parens ??= destinationEnds(src)),
-        title: (quote) => titles.get(quote) ?? titles.set(quote, titleEnds(src, quote)).get(quote)!,
-      });
+      const link = lexLink(src, i, refs, codeEnd, () => (parens ??= destinationEnds(src)));
       if (link) push(link, i + link.raw.length);
       else i++;
     } else if (c === '<') {
@@ -190,12 +192,16 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   return build(items);
 }
 
-/** Punctuation, for flanking; a `~` next to `*` or `_` counts as a letter unless `tildeIsPunct`. */
-const punct = (c: string | undefined, tildeIsPunct: boolean) => isPunct(c) && (tildeIsPunct || c !== '~');
-const leftFlanking = (before: string | undefined, after: string | undefined, tildeIsPunct: boolean) =>
-  !isSpace(after) && (!punct(after, tildeIsPunct) || isSpace(before) || punct(before, tildeIsPunct));
-const rightFlanking = (before: string | undefined, after: string | undefined, tildeIsPunct: boolean) =>
-  !isSpace(before) && (!punct(before, tildeIsPunct) || isSpace(after) || punct(after, tildeIsPunct));
+/**
+ * Whether a delimiter run between `before` and `after` is left- and right-flanking, and whether
+ * each of them is punctuation; a `~` there counts as a letter unless `tildeIsPunct`.
+ */
+function flanking(before: string | undefined, after: string | undefined, tildeIsPunct: boolean) {
+  const punct = (c: string | undefined) => isPunct(c) && (tildeIsPunct || c !== '~');
+  const left = !isSpace(after) && (!punct(after) || isSpace(before) || punct(before));
+  const right = !isSpace(before) && (!punct(before) || isSpace(after) || punct(after));
+  return [left, right, punct(before), punct(after)] as const;
+}
 
 /**
  * A run of `len` characters `char` at `pos`, between `before` and `after`: whether it may open or
@@ -204,8 +210,8 @@ const rightFlanking = (before: string | undefined, after: string | undefined, ti
  * neither opens nor closes.
  */
 function delimiter(char: string, pos: number, len: number, before: string | undefined, after: string | undefined): Delim {
-  const asOpener = char === '~';
-  const asCloser = char !== '*';
+  const [leftFlanking, rightAsOpener, punctBefore] = flanking(before, after, char === '~');
+  const [leftAsCloser, rightFlanking, , punctAfter] = flanking(before, after, char !== '*');
   const intraword = char === '_';
   return {
     type: 'delim',
@@ -213,8 +219,8 @@ function delimiter(char: string, pos: number, len: number, before: string | unde
     pos,
     len,
     left: len,
-    open: leftFlanking(before, after, asOpener) && (!intraword || !rightFlanking(before, after, asOpener) || punct(before, asOpener)),
-    close: rightFlanking(before, after, asCloser) && (!intraword || !leftFlanking(before, after, asCloser) || punct(after, asCloser)),
+    open: leftFlanking && (!intraword || !rightAsOpener || punctBefore),
+    close: rightFlanking && (!intraword || !leftAsCloser || punctAfter),
     opens: [],
     closes: [],
   };
@@ -267,7 +273,7 @@ function lexLink(
   at: number,
   refs: Refs,
   codeEnd: (from: number, ticks: number) => number,
-  tables: LinkTables,
+  ends: () => ReturnType<typeof destinationEnds>,
 ): Token | undefined {
   const image = src[at] === '!';
   const open = image ? at + 1 : at;
@@ -276,9 +282,11 @@ function lexLink(
   let label = src.slice(open + 1, close);
   let href: string | undefined;
   let end = close + 1;
-  const dest = src[end] === '(' ? destination(src, end + 1, tables) : undefined;
+  const dest = src[end] === '(' ? destination(src, end + 1, ends) : undefined;
   if (dest) [href, end] = dest;
   if (href === undefined) {
+    // A reference with no definitions in the reply (most replies) is no link, whatever its label.
+    if (!refs.size) return undefined;
     let named = label;
     end = close + 1;
     const ref = src[end] === '[' ? /^\[((?:\\.|[^[\]\\])*)\]/.exec(src.slice(end, src.indexOf(']', end) + 1)) : null;
@@ -297,53 +305,42 @@ function lexLink(
 const holdsLink = (tokens: Token[] | undefined): boolean =>
   !!tokens?.some((token) => token.type === 'link' || ('tokens' in token && token.type !== 'image' && holdsLink(token.tokens)));
 
-/** Tables of where link destinations and titles end, each built once per text when first needed. */
-interface LinkTables {
-  parens: () => ReturnType<typeof destinationEnds>;
-  title: (quote: string) => Int32Array;
-}
-
 /**
  * For each position of `src`, where a link destination starting there ends: at the first `)` it
- * does not open itself, or at the first space. Computed once per text, so that no attempt at a
- * link rescans the text after it (`[a](()[a](()…` would otherwise be quadratic).
+ * does not open itself, or at the first space; and where a title opened just before it closes:
+ * at the first `"`, `'` or `)` (for one opened with `(`) that no backslash escapes, or at the end
+ * of the text. Computed once per text, so that no attempt at a link rescans the text after it
+ * (`[a](()[a](()…` or `[a](b (…` would otherwise be quadratic).
  */
-function destinationEnds(src: string): { close: Int32Array; space: Int32Array; depth: Int32Array } {
+function destinationEnds(src: string) {
   const n = src.length;
   const depth = new Int32Array(n + 1);
+  const escaped = new Uint8Array(n + 1);
   for (let k = 0; k < n; k++) {
-    const escaped = src[k] === '\\' && k + 1 < n;
+    escaped[k + 1] = +(src[k] === '\\' && k + 1 < n);
     depth[k + 1] = depth[k]! + (src[k] === '(' ? 1 : src[k] === ')' ? -1 : 0);
-    if (escaped) depth[++k + 1] = depth[k]!;
+    if (escaped[k + 1]) depth[++k + 1] = depth[k]!;
   }
   const close = new Int32Array(n + 1).fill(-1);
   const space = new Int32Array(n + 1).fill(n);
-  const nearest = new Map<number, number>();
+  const titles: Record<string, Int32Array> = {};
+  for (const quote of '"\')') titles[quote] = new Int32Array(n + 1).fill(n);
+  // The nearest `)` closing each depth, by depth: from -n - 1 to n, so shifted by n + 1.
+  const nearest = new Int32Array(2 * n + 3).fill(-1);
   for (let k = n - 1; k >= 0; k--) {
-    if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest.set(depth[k + 1]!, k);
-    close[k] = nearest.get(depth[k]! - 1) ?? -1;
-    space[k] = src[k]! <= ' ' || /\s/.test(src[k]!) ? k : space[k + 1]!;
+    if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest[depth[k + 1]! + n + 1] = k;
+    close[k] = nearest[depth[k]! - 1 + n + 1]!;
+    space[k] = isSpace(src[k]) ? k : space[k + 1]!;
+    for (const quote in titles) titles[quote]![k] = src[k] === quote && !escaped[k] ? k : titles[quote]![k + 1]!;
   }
-  return { close, space, depth };
+  return { close, space, depth, titles };
 }
 
-/**
- * For each position of `src`, the first `quote` at or after it that no backslash escapes (an odd
- * number of backslashes before it), or the length of `src`: where a link title opened just before
- * that position closes (one opened with `(` at `)`). Computed once per text and kind of quote, so
- * that no attempt at a link rescans a title never closed (`[a](b (…`).
- */
-function titleEnds(src: string, quote: string): Int32Array {
-  const n = src.length;
-  const escaped = new Uint8Array(n + 1);
-  for (let k = 0; k < n; k++) if (src[k] === '\\' && !escaped[k]) escaped[k + 1] = 1;
-  const ends = new Int32Array(n + 1).fill(n);
-  for (let k = n - 1; k >= 0; k--) ends[k] = src[k] === quote && !escaped[k] ? k : ends[k + 1]!;
-  return ends;
-}
+/** What closes a link title opened with each character. */
+const TITLE_CLOSERS: Record<string, string> = { '"': '"', "'": "'", '(': ')' };
 
 /** `url "title")` after a link's `](`: the URL (escapes removed) and where the link ends, or undefined. */
-function destination(src: string, from: number, tables: LinkTables): [string, number] | undefined {
+function destination(src: string, from: number, ends: () => ReturnType<typeof destinationEnds>): [string, number] | undefined {
   let k = from;
   while (/[ \t\n]/.test(src[k] ?? '')) k++;
   let href: string;
@@ -355,7 +352,7 @@ function destination(src: string, from: number, tables: LinkTables): [string, nu
     }
     href = src.slice(k + 1, j++);
   } else {
-    const { close, space, depth } = tables.parens();
+    const { close, space, depth } = ends();
     j = close[k]! >= 0 && close[k]! < space[k]! ? close[k]! : space[k]!;
     // An unclosed `(` in the URL: not a link.
     if (depth[j]! > depth[k]!) return undefined;
@@ -364,9 +361,9 @@ function destination(src: string, from: number, tables: LinkTables): [string, nu
   k = j;
   while (src[k] === ' ' || src[k] === '\t') k++;
   if (src[k] === '\n') k = skipIndent(src, k + 1);
-  const quote = k > j ? ({ '"': '"', "'": "'", '(': ')' } as Record<string, string>)[src[k]!] : undefined;
+  const quote = k > j ? TITLE_CLOSERS[src[k]!] : undefined;
   if (quote) {
-    const close = tables.title(quote)[k + 1]!;
+    const close = ends().titles[quote]![k + 1]!;
     if (close < src.length) k = close + 1;
   }
   while (/[ \t\n]/.test(src[k] ?? '')) k++;
