@@ -15,7 +15,7 @@
 // - `trim`, `trimEnd`, `trimStart`, `replace`, `replaceAll`, `split`,
 //   `toLowerCase`, `normalize`, `repeat`, `padStart` and `padEnd`: the length of the text they
 //   read or make.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -92,6 +92,8 @@ function instrument(source: string): string {
 const dir = mkdtempSync(join(tmpdir(), 'lexer-work-'));
 for (const name of SOURCES) writeFileSync(join(dir, `${name}.js`), instrument(readFileSync(new URL(`${name}.ts`, root), 'utf8')));
 const { lexMarkdown } = (await import(pathToFileURL(join(dir, 'block.js')).href)) as { lexMarkdown: (text: string) => Token[] };
+// Loaded: the compiled files are not needed any more.
+rmSync(dir, { recursive: true, force: true });
 
 let work = 0;
 (globalThis as { __lexerWork?: () => void }).__lexerWork = () => void work++;
