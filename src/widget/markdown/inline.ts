@@ -193,25 +193,23 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
 }
 
 /**
- * Whether a delimiter run between `before` and `after` is left- and right-flanking, and whether
- * each of them is punctuation; a `~` there counts as a letter unless `tildeIsPunct`.
- */
-function flanking(before: string | undefined, after: string | undefined, tildeIsPunct: boolean) {
-  const punct = (c: string | undefined) => isPunct(c) && (tildeIsPunct || c !== '~');
-  const left = !isSpace(after) && (!punct(after) || isSpace(before) || punct(before));
-  const right = !isSpace(before) && (!punct(before) || isSpace(after) || punct(after));
-  return [left, right, punct(before), punct(after)] as const;
-}
-
-/**
  * A run of `len` characters `char` at `pos`, between `before` and `after`: whether it may open or
  * close emphasis, by CommonMark's flanking rules. As `marked` reads GFM, a `~` next to `*` or `_`
  * counts as a letter, except after a closing `_`; a `_` inside a word (flanking both ways)
  * neither opens nor closes.
  */
 function delimiter(char: string, pos: number, len: number, before: string | undefined, after: string | undefined): Delim {
-  const [leftFlanking, rightAsOpener, punctBefore] = flanking(before, after, char === '~');
-  const [leftAsCloser, rightFlanking, , punctAfter] = flanking(before, after, char !== '*');
+  const [spaceBefore, spaceAfter, punctuationBefore, punctuationAfter] = [isSpace(before), isSpace(after), isPunct(before), isPunct(after)];
+  /** Whether the run is left- and right-flanking, and which sides are punctuation; a `~` counts as a letter unless `tildeIsPunct`. */
+  const flanking = (tildeIsPunct: boolean) => {
+    const punctBefore = punctuationBefore && (tildeIsPunct || before !== '~');
+    const punctAfter = punctuationAfter && (tildeIsPunct || after !== '~');
+    const left = !spaceAfter && (!punctAfter || spaceBefore || punctBefore);
+    const right = !spaceBefore && (!punctBefore || spaceAfter || punctAfter);
+    return [left, right, punctBefore, punctAfter] as const;
+  };
+  const [leftFlanking, rightAsOpener, punctBefore] = flanking(char === '~');
+  const [leftAsCloser, rightFlanking, , punctAfter] = flanking(char !== '*');
   const intraword = char === '_';
   return {
     type: 'delim',
@@ -324,14 +322,14 @@ function destinationEnds(src: string) {
   const close = new Int32Array(n + 1).fill(-1);
   const space = new Int32Array(n + 1).fill(n);
   const titles: Record<string, Int32Array> = {};
-  for (const quote of '"\')') titles[quote] = new Int32Array(n + 1).fill(n);
+  const quotes = [...'"\')'].map((quote) => [quote, (titles[quote] = new Int32Array(n + 1).fill(n))] as const);
   // The nearest `)` closing each depth, by depth: from -n - 1 to n, so shifted by n + 1.
   const nearest = new Int32Array(2 * n + 3).fill(-1);
   for (let k = n - 1; k >= 0; k--) {
     if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest[depth[k + 1]! + n + 1] = k;
     close[k] = nearest[depth[k]! - 1 + n + 1]!;
     space[k] = isSpace(src[k]) ? k : space[k + 1]!;
-    for (const quote in titles) titles[quote]![k] = src[k] === quote && !escaped[k] ? k : titles[quote]![k + 1]!;
+    for (const [quote, ends] of quotes) ends[k] = src[k] === quote && !escaped[k] ? k : ends[k + 1]!;
   }
   return { close, space, depth, titles };
 }
