@@ -102,6 +102,22 @@ function failPanelCodePlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('fuzz-env')` from a fuzz test: the variables that set a fuzz run's length
+ * and seed (test/helpers/fuzz.ts), as this process has them, so that a browser fuzz test runs as
+ * long and from the same seed as the Node ones.
+ */
+function fuzzEnvPlugin() {
+  return {
+    name: 'fuzz-env',
+    executeCommand({ command }) {
+      if (command !== 'fuzz-env') return undefined;
+      const names = ['CHATBOT_FUZZ', 'CHATBOT_FUZZ_SEED', 'CHATBOT_FUZZ_PATH'];
+      return Object.fromEntries(names.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
+    },
+  };
+}
+
 /** The widget's Lit templates minified as the standalone build ships them (vite.config.ts). */
 function minifyTemplatesPlugin() {
   return {
@@ -119,7 +135,7 @@ export default {
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
   nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
-  testsFinishTimeout: 180_000,
+  testsFinishTimeout: process.env.CHATBOT_FUZZ === 'long' ? 3_600_000 : 180_000,
   middleware: [
     async (ctx, next) => {
       backend ??= await startBackend();
@@ -131,6 +147,7 @@ export default {
     chatbotApiCommandPlugin(),
     holdPanelCodePlugin(),
     failPanelCodePlugin(),
+    fuzzEnvPlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);
@@ -153,5 +170,6 @@ export default {
     }),
   ],
   reporters: [defaultReporter(), summaryReporter(), countReporter()],
-  testFramework: { config: { timeout: 20_000 } },
+  // A long fuzz run (`npm run fuzz`) takes its time.
+  testFramework: { config: { timeout: process.env.CHATBOT_FUZZ === 'long' ? 3_600_000 : 20_000 } },
 };

@@ -8,11 +8,22 @@ import type { Parameters } from 'fast-check';
 export const SHORT_RUNS = 60;
 export const LONG_RUNS = 5_000;
 
+/** The variables a fuzz run is set with (CHATBOT_FUZZ, CHATBOT_FUZZ_SEED, CHATBOT_FUZZ_PATH). */
+export type FuzzEnv = Partial<Record<'CHATBOT_FUZZ' | 'CHATBOT_FUZZ_SEED' | 'CHATBOT_FUZZ_PATH', string>>;
+
 /** fast-check parameters for one property: `runs` overrides the short count for costly properties. */
 export function fuzzParameters<T>(runs = SHORT_RUNS): Parameters<T> {
-  const long = process.env.CHATBOT_FUZZ === 'long';
-  const seed = process.env.CHATBOT_FUZZ_SEED;
-  const path = process.env.CHATBOT_FUZZ_PATH;
+  return fuzzParametersFrom(process.env, runs);
+}
+
+/**
+ * {@link fuzzParameters} from the given variables: a browser test gets them from the test
+ * runner's process (the `fuzz-env` command of web-test-runner.config.mjs).
+ */
+export function fuzzParametersFrom<T>(env: FuzzEnv, runs = SHORT_RUNS): Parameters<T> {
+  const long = env.CHATBOT_FUZZ === 'long';
+  const seed = env.CHATBOT_FUZZ_SEED;
+  const path = env.CHATBOT_FUZZ_PATH;
   return {
     numRuns: long ? Math.max(LONG_RUNS, runs) : runs,
     // A fixed seed in a short run, so CI always tries the same cases; a fresh one in a long run.

@@ -5,6 +5,11 @@
  * other: their tags are text either way (see ./inline.ts). It reads the reply line by line,
  * shaped after `marked` (the tests hold the two together, and list where they differ), and hands
  * each paragraph's text to the inline lexer once every reference definition is known.
+ *
+ * Its work is linear in the length of the reply: each line is tested against a bounded number of
+ * line patterns (anchored, each reading the line once), once for each container (quote, list
+ * item) it is in, and containers nest at most {@link MAX_DEPTH} deep. Stripping the markers of a
+ * line (`withoutMarkers`) stops at that depth too.
  */
 import { lexInline } from './inline.js';
 import { MAX_DEPTH, refLabel, unescape, type Leaf, type Refs, type Token } from './tokens.js';
@@ -58,9 +63,14 @@ const NESTED_MARKER = /^ {0,3}(?:(?:[*+-]|\d{1,9}[.)])(?: |$)|> ?)/;
 /** A fence or heading start: neither continues a paragraph. */
 const FENCE_OR_HEADING = /^ {0,3}(?:```|~~~|#{1,6}(?:\s|$))/;
 
-/** A line without the container markers it starts with (not a thematic break's `- - -`). */
+/**
+ * A line without the container markers it starts with (not a thematic break's `- - -`), up to
+ * {@link MAX_DEPTH} of them: deeper, the lexer shows the source text. So a line of many markers
+ * (`- - - … *`) is tried as a break a bounded number of times, not once a marker.
+ */
 function withoutMarkers(line: string): string {
-  for (let marker; !HR.test(line) && (marker = NESTED_MARKER.exec(line));) line = line.slice(marker[0].length);
+  for (let marker, count = 0; count <= MAX_DEPTH && !HR.test(line) && (marker = NESTED_MARKER.exec(line)); count++)
+    line = line.slice(marker[0].length);
   return line;
 }
 

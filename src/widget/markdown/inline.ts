@@ -2,14 +2,31 @@
  * The inline half of the reply lexer: emphasis, code spans, links, images, autolinks, bare URLs
  * and e-mail addresses, hard breaks, escapes and HTML tags (kept whole as their source text, so
  * that no URL inside one becomes a link; comments and the like are plain text).
- * One left-to-right scan, then emphasis matched with a delimiter stack in the CommonMark way, so
- * the work stays linear in the length of the text whatever it holds: every search that fails is
- * remembered, and no regular expression here can backtrack over more than one tag or word.
+ *
+ * Its work is linear in the length of the text, whatever the text holds. It reads the text in one
+ * left-to-right scan, then matches emphasis (./emphasis.ts), and no position is read more than a
+ * constant number of times:
+ * - The scan moves on after every token it takes, and from a position where none starts it moves
+ *   one character on. What it reads ahead to decide is bounded or remembered:
+ * - a code span's closer: a search for backticks of one length that fails fails from any later
+ *   position too, so it is made once per length (`failedFrom`);
+ * - a link's `]`: at most one level of brackets nests, so a search stops at the second `[` or at
+ *   the `]`; a link's destination and title end where tables built once per text say
+ *   (`destinationEnds`: the first `)` a destination does not open, the first quote no backslash
+ *   escapes), so no attempt at a link reads the text after it again. A link's text is
+ *   lexed once more inside it, and holds no brackets of its own but one level;
+ * - a bare URL's run (up to a space or `<`) is read once, with the `(`s no later `)` closes
+ *   (`urlEnd`): every URL starting in the same run (`www.a(www.a(…`) uses them;
+ * - an e-mail address's local part is read once (`emailScanned`); tags and autolinks are sticky
+ *   expressions tried at one `<`, which stop within the tag they would match.
+ * Emphasis is matched in one pass over the delimiter runs: a closer looks at openers only down to
+ * the floor of its kind, which a failed search raises (CommonMark's "openers bottom").
  */
-import { build, matchEmphasis, type Item } from './emphasis.js';
+import { build, matchEmphasis, type Delim, type Item } from './emphasis.js';
 import { refLabel, unescape, type Refs, type Token } from './tokens.js';
 
-const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
+/** Whitespace (or the edge of the text); ASCII without a regular expression, as it is read for most characters. */
+const isSpace = (c: string | undefined) => c === undefined || c <= ' ' || (c > '~' && /\s/.test(c));
 const isPunct = (c: string | undefined) => c !== undefined && /[\p{P}\p{S}]/u.test(c);
 /** Characters an e-mail address may start with (after a character not in EMAIL_TEXT). */
 const EMAIL_LOCAL = /[\w.+-]/;
@@ -23,20 +40,18 @@ const AUTOLINK =
   /<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s\x00-\x1f<>]*|[\w.!#$%&'*+/=?^`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_]))>/y;
 const URL_START = /(?:[hH][tT][tT][pP][sS]?|[fF][tT][pP]):\/\/|www\./y;
 /**
- * The part of a bare URL that is the link, as GFM (and `marked`) read it: up to a `(` never
- * closed, then without trailing punctuation (a `)` closing a `(` of the URL stays) or entity.
+ * The part of a bare URL that is the link, as GFM (and `marked`) read it, given the URL up to
+ * where a `(` never closed would cut it: without trailing punctuation (a `)` closing a `(` of the
+ * URL stays) or, when the URL reaches the end of its run (`atRunEnd`), a trailing entity.
  */
-function trimUrl(url: string): string {
-  const entity = /&[a-zA-Z0-9]+;$/.exec(url)?.index ?? -1;
+function trimUrl(url: string, atRunEnd: boolean): string {
+  const entity = atRunEnd ? (/&[a-zA-Z0-9]+;$/.exec(url)?.index ?? -1) : -1;
   const groupEnds = new Set<number>();
   let end = url.length;
   for (let k = 0; k < end; k++) {
     if (k === entity) end = k;
-    else if (url[k] === '(') {
-      const close = url.indexOf(')', k);
-      if (close < 0) end = k;
-      else groupEnds.add((k = close));
-    }
+    // Every `(` here is closed: the URL was cut before the first one that is not.
+    else if (url[k] === '(') groupEnds.add((k = url.indexOf(')', k)));
   }
   for (let again = true; again;) {
     const last = url[end - 1]!;
@@ -55,8 +70,28 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   const lastText = src.trimEnd().length;
   let emailScanned = 0;
   let parens: ReturnType<typeof destinationEnds> | undefined;
+  /**
+   * The run of characters (up to a space or `<`) bare URLs start in: where it ends, and the `(`
+   * after its last `)`, which no `)` of the run closes. Every URL start inside one run shares
+   * them, so that starts one after another (`www.a(www.a(…`) never scan the run again.
+   */
+  let runEnd = 0;
+  let unclosed: number[] = [];
+  /** Where a bare URL starting at `from` ends at most: the end of its run, or a `(` never closed. */
+  const urlEnd = (from: number): number => {
+    if (from >= runEnd) {
+      unclosed = [];
+      for (runEnd = from; runEnd < n && !/[\s<]/.test(src[runEnd]!); runEnd++) {
+        if (src[runEnd] === ')') unclosed = [];
+        else if (src[runEnd] === '(') unclosed.push(runEnd);
+      }
+      unclosed.reverse();
+    }
+    while (unclosed.length && unclosed.at(-1)! < from) unclosed.pop();
+    return unclosed.at(-1) ?? runEnd;
+  };
   let start = 0; // where the pending plain text begins
-  let floor = 0; // just after the last token that was not plain text
+  let floor = 0; // just after the last token (or delimiter run) that was not plain text
   let i = 0;
 
   const text = (s: string) => {
@@ -110,35 +145,13 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
     } else if (c === '*' || c === '_' || c === '~') {
       let end = i;
       while (src[end] === c) end++;
-      // As `marked` reads GFM: a `~` next to `*` or `_` counts as a letter, except after a closing `_`.
-      const before = src[i - 1];
-      const after = src[end];
-      const flanking = (tilde: boolean) => {
-        const punct = (x: string | undefined) => isPunct(x) && (tilde || x !== '~');
-        const left = !isSpace(after) && (!punct(after) || isSpace(before) || punct(before));
-        const right = !isSpace(before) && (!punct(before) || isSpace(after) || punct(after));
-        return [left, right, punct(before), punct(after)] as const;
-      };
-      const [leftFlanking, rightAsOpener, punctBefore] = flanking(c === '~');
-      const [leftAsCloser, rightFlanking, , punctAfter] = flanking(c !== '*');
-      // `_` inside a word (flanking both ways) neither opens nor closes.
-      const intraword = c === '_';
-      if (c === '~' && end - i > 2) i = end;
-      else
-        push(
-          {
-            type: 'delim',
-            char: c,
-            pos: i,
-            len: end - i,
-            left: end - i,
-            open: leftFlanking && (!intraword || !rightAsOpener || punctBefore),
-            close: rightFlanking && (!intraword || !leftAsCloser || punctAfter),
-            opens: [],
-            closes: [],
-          },
-          end,
-        );
+      const run = c === '~' && end - i > 2 ? undefined : delimiter(c, i, end - i, src[i - 1], src[end]);
+      if (!run)
+        i = end; // more than two `~`: text
+      else if (run.open || run.close) push(run, end);
+      // A run that can neither open nor close (`_` inside a word) stays in the text, though it
+      // still ends a token as a delimiter would (a URL or an address may start after it).
+      else i = floor = end;
     } else if (c === '[' || (c === '!' && src[i + 1] === '[')) {
       const link = lexLink(src, i, refs, codeEnd, () => (parens ??= destinationEnds(src)));
       if (link) push(link, i + link.raw.length);
@@ -160,9 +173,8 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
       /[a-zA-Z0-9-]/.test(src[URL_START.lastIndex] ?? '') &&
       (c !== 'w' || i === floor || /[\s*_~(]/.test(src[i - 1]!))
     ) {
-      let end = URL_START.lastIndex;
-      while (end < n && !/[\s<]/.test(src[end]!)) end++;
-      const url = trimUrl(src.slice(i, end));
+      const end = urlEnd(i);
+      const url = trimUrl(src.slice(i, end), end === runEnd);
       push(linkTo(url, url, c === 'w' ? `http://${url}` : url), i + url.length);
     } else if (!inLink && i >= emailScanned && EMAIL_LOCAL.test(c) && (i === floor || !EMAIL_TEXT.test(src[i - 1]!))) {
       EMAIL.lastIndex = i;
@@ -178,6 +190,38 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
   text(src.slice(start));
   matchEmphasis(items, src);
   return build(items);
+}
+
+/**
+ * A run of `len` characters `char` at `pos`, between `before` and `after`: whether it may open or
+ * close emphasis, by CommonMark's flanking rules. As `marked` reads GFM, a `~` next to `*` or `_`
+ * counts as a letter, except after a closing `_`; a `_` inside a word (flanking both ways)
+ * neither opens nor closes.
+ */
+function delimiter(char: string, pos: number, len: number, before: string | undefined, after: string | undefined): Delim {
+  const [spaceBefore, spaceAfter, punctuationBefore, punctuationAfter] = [isSpace(before), isSpace(after), isPunct(before), isPunct(after)];
+  /** Whether the run is left- and right-flanking, and which sides are punctuation; a `~` counts as a letter unless `tildeIsPunct`. */
+  const flanking = (tildeIsPunct: boolean) => {
+    const punctBefore = punctuationBefore && (tildeIsPunct || before !== '~');
+    const punctAfter = punctuationAfter && (tildeIsPunct || after !== '~');
+    const left = !spaceAfter && (!punctAfter || spaceBefore || punctBefore);
+    const right = !spaceBefore && (!punctBefore || spaceAfter || punctAfter);
+    return [left, right, punctBefore, punctAfter] as const;
+  };
+  const [leftFlanking, rightAsOpener, punctBefore] = flanking(char === '~');
+  const [leftAsCloser, rightFlanking, , punctAfter] = flanking(char !== '*');
+  const intraword = char === '_';
+  return {
+    type: 'delim',
+    char,
+    pos,
+    len,
+    left: len,
+    open: leftFlanking && (!intraword || !rightAsOpener || punctBefore),
+    close: rightFlanking && (!intraword || !leftAsCloser || punctAfter),
+    opens: [],
+    closes: [],
+  };
 }
 
 /** An autolink: its text is the address as written. */
@@ -239,6 +283,8 @@ function lexLink(
   const dest = src[end] === '(' ? destination(src, end + 1, ends) : undefined;
   if (dest) [href, end] = dest;
   if (href === undefined) {
+    // A reference with no definitions in the reply (most replies) is no link, whatever its label.
+    if (!refs.size) return undefined;
     let named = label;
     end = close + 1;
     const ref = src[end] === '[' ? /^\[((?:\\.|[^[\]\\])*)\]/.exec(src.slice(end, src.indexOf(']', end) + 1)) : null;
@@ -259,27 +305,37 @@ const holdsLink = (tokens: Token[] | undefined): boolean =>
 
 /**
  * For each position of `src`, where a link destination starting there ends: at the first `)` it
- * does not open itself, or at the first space. Computed once per text, so that no attempt at a
- * link rescans the text after it (`[a](()[a](()…` would otherwise be quadratic).
+ * does not open itself, or at the first space; and where a title opened just before it closes:
+ * at the first `"`, `'` or `)` (for one opened with `(`) that no backslash escapes, or at the end
+ * of the text. Computed once per text, so that no attempt at a link rescans the text after it
+ * (`[a](()[a](()…` or `[a](b (…` would otherwise be quadratic).
  */
-function destinationEnds(src: string): { close: Int32Array; space: Int32Array; depth: Int32Array } {
+function destinationEnds(src: string) {
   const n = src.length;
   const depth = new Int32Array(n + 1);
+  const escaped = new Uint8Array(n + 1);
   for (let k = 0; k < n; k++) {
-    const escaped = src[k] === '\\' && k + 1 < n;
+    escaped[k + 1] = +(src[k] === '\\' && k + 1 < n);
     depth[k + 1] = depth[k]! + (src[k] === '(' ? 1 : src[k] === ')' ? -1 : 0);
-    if (escaped) depth[++k + 1] = depth[k]!;
+    if (escaped[k + 1]) depth[++k + 1] = depth[k]!;
   }
   const close = new Int32Array(n + 1).fill(-1);
   const space = new Int32Array(n + 1).fill(n);
-  const nearest = new Map<number, number>();
+  const titles: Record<string, Int32Array> = {};
+  const quotes = [...'"\')'].map((quote) => [quote, (titles[quote] = new Int32Array(n + 1).fill(n))] as const);
+  // The nearest `)` closing each depth, by depth: from -n - 1 to n, so shifted by n + 1.
+  const nearest = new Int32Array(2 * n + 3).fill(-1);
   for (let k = n - 1; k >= 0; k--) {
-    if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest.set(depth[k + 1]!, k);
-    close[k] = nearest.get(depth[k]! - 1) ?? -1;
-    space[k] = src[k]! <= ' ' || /\s/.test(src[k]!) ? k : space[k + 1]!;
+    if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest[depth[k + 1]! + n + 1] = k;
+    close[k] = nearest[depth[k]! - 1 + n + 1]!;
+    space[k] = isSpace(src[k]) ? k : space[k + 1]!;
+    for (const [quote, ends] of quotes) ends[k] = src[k] === quote && !escaped[k] ? k : ends[k + 1]!;
   }
-  return { close, space, depth };
+  return { close, space, depth, titles };
 }
+
+/** What closes a link title opened with each character. */
+const TITLE_CLOSERS: Record<string, string> = { '"': '"', "'": "'", '(': ')' };
 
 /** `url "title")` after a link's `](`: the URL (escapes removed) and where the link ends, or undefined. */
 function destination(src: string, from: number, ends: () => ReturnType<typeof destinationEnds>): [string, number] | undefined {
@@ -303,11 +359,10 @@ function destination(src: string, from: number, ends: () => ReturnType<typeof de
   k = j;
   while (src[k] === ' ' || src[k] === '\t') k++;
   if (src[k] === '\n') k = skipIndent(src, k + 1);
-  const quote = k > j ? ({ '"': '"', "'": "'", '(': ')' } as Record<string, string>)[src[k]!] : undefined;
+  const quote = k > j ? TITLE_CLOSERS[src[k]!] : undefined;
   if (quote) {
-    let t = k + 1;
-    while (t < src.length && src[t] !== quote) t += src[t] === '\\' ? 2 : 1;
-    if (t < src.length) k = t + 1;
+    const close = ends().titles[quote]![k + 1]!;
+    if (close < src.length) k = close + 1;
   }
   while (/[ \t\n]/.test(src[k] ?? '')) k++;
   return src[k] === ')' ? [unescape(href), k + 1] : undefined;
