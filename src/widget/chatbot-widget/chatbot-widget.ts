@@ -1,8 +1,8 @@
 import { LitElement, adoptStyles, html, nothing, type CSSResultOrNative, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { formatCount, plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
-import { chooseLocale, loadLocale, type LoadedLocale, type LocaleCode } from '../locales/index.js';
+import type { LoadedLocale, LocaleCode, WidgetLocale } from '../locales/index.js';
 import { emit } from '../emit.js';
 import { readSnapshot } from '../panel-snapshot.js';
 import { whenIdle } from '../when-idle.js';
@@ -285,18 +285,28 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * The texts the panel needs: the chosen language, or English if its chunk cannot be fetched.
-   * The first load holds only the launcher's English, and a page in another language never
-   * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
+   * The texts the panel needs, loaded with its code: the chosen language, or English if its chunk
+   * cannot be fetched. The first load holds only the launcher's English, and a page in another
+   * language never fetches the rest of English. Rejects when neither can be fetched (nor the
+   * language table), as the panel's code would.
    */
   async #wholeLanguage(): Promise<void> {
     // Again if the page asked for another language while this one was on its way.
-    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage(this.#chosenLocale().code);
+    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage((await this.#chosenLocale()).code);
   }
 
-  /** The language `lang` and the page ask for. */
-  #chosenLocale() {
-    return chooseLocale(this.lang, document.documentElement.lang);
+  /**
+   * The language `lang` and the page ask for. The language table (locales/index.ts: which shipped
+   * language a tag asks for, where each one's texts load from) is a chunk of its own, fetched
+   * with the panel's code, so the launcher speaks English until then; this rejects when it cannot
+   * be fetched. Dates and numbers are formatted with the chosen tag from then on.
+   */
+  async #chosenLocale(): Promise<WidgetLocale> {
+    // Imported by name, so the chunk holds only what the element uses of the table.
+    const { chooseLocale } = await import('../locales/index.js');
+    const chosen = chooseLocale(this.lang, document.documentElement.lang);
+    this.formatTag = chosen.formatTag;
+    return chosen;
   }
 
   /**
@@ -304,8 +314,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
    */
   async #showLanguage(code: LocaleCode): Promise<void> {
+    const { loadLocale } = await import('../locales/index.js');
     const loaded = await loadLocale(code).catch(() => loadLocale('en'));
-    if (this.#chosenLocale().code === code) this.language = loaded;
+    if ((await this.#chosenLocale()).code === code) this.language = loaded;
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
@@ -341,14 +352,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * Picks the language for `lang` and the page, and loads it; the language shown stays until it
-   * arrives. English itself, on an English page, comes with the panel (see wholeLanguage).
+   * Picks the language again for a new `lang`, and loads it; the language shown stays until it
+   * arrives.
    */
-  #chooseLanguage() {
-    const { code, formatTag } = this.#chosenLocale();
-    this.formatTag = formatTag;
-    // Neither it nor English could be fetched: the language shown stays; the next change tries again.
-    if (code !== this.language.code) this.#showLanguage(code).catch(() => undefined);
+  async #chooseLanguage() {
+    const { code } = await this.#chosenLocale();
+    if (code !== this.language.code) await this.#showLanguage(code);
   }
 
   /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
@@ -376,10 +385,11 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
+    // The first language comes with the panel's code (wholeLanguage). Neither it nor English could
+    // be fetched: the language shown stays; the next change, or the panel's loading, tries again.
     if (!this.hasUpdated) {
-      this.#chooseLanguage();
       if (this.isShown) this.#showSnapshot();
-    } else if (changed.has('lang')) this.#chooseLanguage();
+    } else if (changed.has('lang')) this.#chooseLanguage().catch(() => undefined);
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
@@ -413,7 +423,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const t = this.text;
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
-    const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
+    // Replies are counted by the panel's code: until it is here, there is no badge.
+    const badge = floating && !this.open ? this.panel?.unreadBadge : undefined;
     // Until the panel's code is here, a snapshot stands in for it.
     const snapshot = this.#snapshot;
     // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
@@ -422,13 +433,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       ${
         floating
           ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
-            aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${unread ? 'unread' : nothing} @click=${this.toggle}>
+            aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${badge ? 'unread' : nothing} @click=${this.toggle}>
             ${this.open ? closeIcon : chatIcon}
-            ${unread ? html`<span part="unread-badge" aria-hidden="true">${formatCount(Math.min(unread, 99), this.formatTag)}${unread > 99 ? '+' : ''}</span>` : nothing}
+            ${badge ? html`<span part="unread-badge" aria-hidden="true">${badge.shown}</span>` : nothing}
           </button>`
           : nothing
       }
-      <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
+      <span id="unread" class="sr-only" role="status">${badge?.announced ?? ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? (this.#rises ? 'floating rises' : 'floating') : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
         ${

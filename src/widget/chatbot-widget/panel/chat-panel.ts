@@ -12,7 +12,8 @@ import { emit } from '../../emit.js';
 import { endpointBase } from '../../endpoint-base.js';
 import { keepSnapshot } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
-import { format, plural, type WidgetStrings } from '../../strings.js';
+import { format, formatCount, plural } from '../../format-text.js';
+import type { WidgetStrings } from '../../strings.js';
 import { closeIcon } from '../icons.js';
 import { historyIcon } from './icons.js';
 import { Announcer } from './announcer.js';
@@ -37,6 +38,14 @@ import { MessageWindow } from './windowing.js';
 
 export { panelStyles };
 export type { PanelHost };
+
+/** The launcher's unread badge, as the element draws it (the panel counts the replies). */
+export interface UnreadBadge {
+  /** The number on the badge. */
+  shown: string;
+  /** What the launcher's description announces. */
+  announced: string;
+}
 
 /** The `quota-notice` shows when this many sends or fewer are left of the day's budget. */
 const QUOTA_NOTICE_AT = 3;
@@ -109,9 +118,18 @@ export class ChatPanel {
     });
   }
 
-  /** Bot replies no tab has shown yet (the launcher's badge). */
-  get unread() {
-    return this.chat.unread.count;
+  /**
+   * The launcher's unread badge: bot replies no tab has shown yet, as the badge shows their number
+   * (up to 99, then 99+, in the language's digits) and as it is announced; undefined when none are.
+   */
+  get unreadBadge(): UnreadBadge | undefined {
+    const count = this.chat.unread.count;
+    if (!count) return undefined;
+    const { text, formatTag } = this.#host;
+    return {
+      shown: `${formatCount(Math.min(count, 99), formatTag)}${count > 99 ? '+' : ''}`,
+      announced: plural(text, 'unreadBadge', count, formatTag),
+    };
   }
 
   /** Whether the visitor can see the conversation in this tab now. */

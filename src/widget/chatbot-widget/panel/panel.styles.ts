@@ -17,13 +17,37 @@ const fieldFocus = css`
 `;
 
 /**
+ * The launcher's unread badge: drawn only once the panel's code is here, as that code counts the
+ * replies, so its look comes with it.
+ */
+const unreadBadge = css`
+  [part='unread-badge'] {
+    position: absolute;
+    inset-block-start: -4px;
+    inset-inline-end: -4px;
+    min-width: 22px;
+    height: 22px;
+    padding: 0 6px;
+    border-radius: 999px;
+    border: 2px solid var(--_bg);
+    background: var(--chatbot-badge-background, #b91c1c);
+    color: var(--chatbot-badge-text, #ffffff);
+    font-size: 12px;
+    font-weight: 700;
+    line-height: 18px;
+    text-align: center;
+  }
+`;
+
+/**
  * The panel's styles: its conversation's (in the first load, for the snapshot: conversation.styles.ts)
  * and what only the panel draws: the history pane and its search, the bar over another
  * conversation, a message pending or not sent, focus in the fields, the clipboard fallback's
- * hidden field. Loaded with the panel's code.
+ * hidden field; and the launcher's unread badge. Loaded with the panel's code.
  */
 export const panelStyles = [
   conversationStyles,
+  unreadBadge,
   css`
   [part='history'] {
     position: absolute;
