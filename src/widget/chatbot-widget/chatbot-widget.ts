@@ -1,5 +1,4 @@
 import { LitElement, adoptStyles, html, nothing, type CSSResultOrNative, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
 import type { LoadedLocale, LocaleCode, WidgetLocale } from '../locales/index.js';
@@ -105,59 +104,83 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @cssprop [--chatbot-z-index=2147483000] - Stacking order of the launcher and floating panel.
  */
 export class ChatbotWidget extends LitElement implements PanelHost {
+  /**
+   * Lit's reactive properties: the attributes and properties below, as each is read and reflected,
+   * and the element's own state (`state: true`), which redraws it too.
+   */
+  static override properties = {
+    endpoint: {},
+    heading: {},
+    open: { type: Boolean, reflect: true },
+    mode: { reflect: true },
+    side: { reflect: true },
+    userName: { attribute: 'user-name' },
+    placeholder: {},
+    theme: { reflect: true },
+    pageSize: { type: Number, attribute: 'page-size' },
+    lang: {},
+    strings: { attribute: false },
+    attachments: { type: Boolean },
+    greeting: {},
+    suggestions: { converter: suggestionsFromAttribute },
+    language: { state: true },
+    panel: { state: true },
+    panelFailed: { state: true },
+  };
+
   static override styles = shellStyles;
 
   /** URL of the signing handler's base path, e.g. `/chatbot`. */
-  @property() endpoint = '';
+  endpoint = '';
   /** Title in the panel header (defaults to `strings.heading`). */
-  @property() heading = '';
+  heading = '';
   /** Whether the panel is shown. */
-  @property({ type: Boolean, reflect: true }) open = false;
+  open = false;
   /** `floating` (launcher in a corner) or `inline` (fills its container). */
-  @property({ reflect: true }) mode: 'floating' | 'inline' = 'floating';
+  mode: 'floating' | 'inline' = 'floating';
   /** Corner of the floating launcher: `end` (default), `start`, `right` or `left`. */
-  @property({ reflect: true }) side: 'end' | 'start' | 'right' | 'left' = 'end';
+  side: 'end' | 'start' | 'right' | 'left' = 'end';
   /** Display name sent with each message. */
-  @property({ attribute: 'user-name' }) userName = '';
+  userName = '';
   /** Placeholder of the message field (defaults to `strings.placeholder`). */
-  @property() placeholder = '';
+  placeholder = '';
   /** `light`, `dark` or `auto` (follows the system). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  theme: 'light' | 'dark' | 'auto' = 'light';
   /** Messages and sessions per page fetched from the server (1–100). */
-  @property({ type: Number, attribute: 'page-size' }) pageSize = 20;
+  pageSize = 20;
   /**
    * Language of the widget's texts, as a BCP 47 tag (`de`, `pt-BR`, `ar`). Default: the page's
    * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.
    */
-  @property() override lang = '';
+  override lang = '';
   /** Overrides for any user-visible text (see `WidgetStrings`). */
-  @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
+  strings: Partial<WidgetStrings> = {};
   /** Lets visitors attach a file by URL (`message.file`). */
-  @property({ type: Boolean }) attachments = false;
+  attachments = false;
   /**
    * The assistant's first words in a conversation with no messages yet: shown as its bubble (as
    * text), never sent nor stored.
    */
-  @property() greeting = '';
+  greeting = '';
   /**
    * Prompts offered as buttons while the conversation is empty; pressing one sends it. The
    * attribute is a JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`.
    */
-  @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
+  suggestions: string[] = [];
 
   /** The language shown: the launcher's English until the chosen language has loaded. */
-  @state() private language: ShownLocale = LAUNCHER_ENGLISH;
+  private language: ShownLocale = LAUNCHER_ENGLISH;
   /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
   #dirFromLanguage = false;
 
   /** The panel, once its code has loaded. */
-  @state() private panel: ChatPanel | undefined;
+  private panel: ChatPanel | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
   #panelLoading: Promise<ChatPanel> | undefined;
   /** The panel's code could not be fetched (offline on first open). */
-  @state() private panelFailed = false;
+  private panelFailed = false;
   /** The panel as the visitor last saw it (panel-snapshot.ts), shown while its code loads. */
   #snapshot: Node[] | undefined;
   /**
