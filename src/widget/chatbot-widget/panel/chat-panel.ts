@@ -154,8 +154,8 @@ export class ChatPanel {
   /**
    * Keeps the panel as shown for the next load to paint before its code is here
    * (panel-snapshot.ts), if that code draws the same first: the current conversation at its end,
-   * as its first-paint record holds it, nothing unsent, nothing open or said over it. Otherwise
-   * the record keeps no snapshot.
+   * as its first-paint record holds it, nothing unsent or awaiting its reply, nothing open or said
+   * over it. Otherwise the record keeps no snapshot.
    */
   #keepSnapshot() {
     const { chat } = this;
@@ -167,6 +167,7 @@ export class ChatPanel {
       !chat.conversation.viewing &&
       this.#window.following &&
       !chat.sender.entries.length &&
+      !chat.sender.typing &&
       !this.#part('error') &&
       !this.#part('quota-notice');
     // What is not in view is left out: what is hidden (the history pane, its search results), and
