@@ -1,8 +1,9 @@
 // Library build of the standalone widget: dist/chatbot-widget.js, one minified ES module with
 // Lit and idb-keyval bundled (their notices: THIRD-PARTY-NOTICES.md), no bare imports, for
 // `<script type="module" src="…/chatbot-widget.js">`. `npm run build` runs tsc first (dist/lib),
-// so this build must not empty dist/. The decorators are TypeScript's (experimentalDecorators
-// in tsconfig.json, which Vite's transformer reads).
+// so this build must not empty dist/. Class fields are assigned in the constructor
+// (useDefineForClassFields: false in tsconfig.json, which Vite's transformer reads), so the
+// elements' initial values go through Lit's reactive properties.
 //
 // `npm run dev` serves index.html with the widget from source; `/chatbot` is proxied to the
 // signing handler of a running `npm start` (CHATBOT_DEV_BACKEND, default http://localhost:8080).

@@ -31,7 +31,11 @@ function wrap<Element extends HTMLElement, Events>(
 ) {
   const propName = (name: string) => `on${name.replace(/(^|-)([a-z])/g, (_, _dash: string, letter: string) => letter.toUpperCase())}`;
   const eventProps = Object.fromEntries(Object.keys(events).map((name) => [propName(name), name])) as unknown as EventProps<Events>;
-  return createComponent({ react: React, tagName, elementClass, events: eventProps, displayName });
+  // The class the tag is defined with: another copy of the package (the standalone file) may have
+  // defined it first, and only a defined class has its reactive properties' accessors, which tell
+  // the component to set a prop as a property rather than as an attribute.
+  const defined = (customElements.get(tagName) as { new (): Element } | undefined) ?? elementClass;
+  return createComponent({ react: React, tagName, elementClass: defined, events: eventProps, displayName });
 }
 
 /** `<chatbot-widget>` as a React component: `<ChatbotWidget endpoint="/chatbot" onChatbotReply={…} />`. */

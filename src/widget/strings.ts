@@ -1,7 +1,8 @@
 /**
  * Texts whose wording depends on a number (`{count}`). The plain key holds the general form; a
  * language adds `key_one`, `key_two`, `key_few`, `key_many` or `key_zero` for the counts its
- * grammar treats apart (`Intl.PluralRules` decides which applies), and {@link plural} picks it.
+ * grammar treats apart (`Intl.PluralRules` decides which applies), and `plural` (format-text.ts)
+ * picks it.
  */
 export const COUNTED_KEYS = ['sessionMessages', 'unreadBadge', 'searchResults', 'quotaLeft'] as const;
 export type CountedKey = (typeof COUNTED_KEYS)[number];
@@ -17,8 +18,8 @@ export type TextDirection = 'ltr' | 'rtl';
 /**
  * Every text the widget shows or announces. Hosts override any of them through the `strings`
  * property (a partial object); the `lang` attribute picks a shipped language (docs/languages.md).
- * Placeholders in braces (`{seconds}`, `{count}`) are filled in by {@link format}; texts that
- * count are filled in by {@link plural}.
+ * Placeholders in braces (`{seconds}`, `{count}`) are filled in by `format`, texts that count by
+ * `plural` (both in format-text.ts, with the panel's code).
  */
 export interface WidgetStrings extends PluralVariants {
   /** Header title when the `heading` attribute is not set. */
@@ -106,51 +107,6 @@ export interface WidgetStrings extends PluralVariants {
   suggestionsLabel: string;
   /** Shown while the panel's code is still loading after the visitor opened it. */
   loadingChat: string;
-}
-
-/** Fills `{name}` placeholders; unknown names stay as they are. */
-export function format(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
-}
-
-/** `Intl` objects by locale: building one costs far more than using it. */
-const pluralRules = new Map<string, Intl.PluralRules>();
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function cached<T>(cache: Map<string, T>, locale: string, make: (locale: string) => T): T {
-  let value = cache.get(locale);
-  if (!value) {
-    try {
-      value = make(locale);
-    } catch {
-      // A malformed tag (from a host's own call) formats as English rather than throwing.
-      value = make('en');
-    }
-    cache.set(locale, value);
-  }
-  return value;
-}
-
-/**
- * Fills a counted text: picks the variant `Intl.PluralRules` names for `count` in `locale`
- * (`sessionMessages_one` for 1 in English, `_few` for 3 in Arabic), else the plain key, and fills
- * `{count}` with the number formatted for `locale` plus any other `values` (`{time}`).
- */
-export function plural(
-  strings: WidgetStrings,
-  key: CountedKey,
-  count: number,
-  locale: string,
-  values: Record<string, string | number> = {},
-): string {
-  const category = cached(pluralRules, locale, (tag) => new Intl.PluralRules(tag)).select(count);
-  const variant = category === 'other' ? undefined : strings[`${key}_${category}`];
-  return format(variant || strings[key], { ...values, count: formatCount(count, locale) });
-}
-
-/** `count` in the digits of `locale` (Persian ۱۲, Arabic ١٢ where it uses them). */
-export function formatCount(count: number, locale: string): string {
-  return cached(numberFormats, locale, (tag) => new Intl.NumberFormat(tag)).format(count);
 }
 
 /** The keys a host may override: the language's own, and the plural variants of counted texts. */

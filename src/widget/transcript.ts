@@ -8,7 +8,8 @@
  * are escaped, so a `#`, `>` or `[link](…)` typed in the chat stays text in the file.
  */
 import type { Message } from '../shared/types.js';
-import { format, type WidgetStrings } from './strings.js';
+import { format } from './format-text.js';
+import type { WidgetStrings } from './strings.js';
 
 export interface TranscriptOptions {
   /** The widget's heading (title of the panel). */

@@ -208,6 +208,47 @@ test('a language asked for while another is on its way wins: lang set to English
   await context.close();
 });
 
+const LANGUAGE_TABLE = /\/chatbot-widget-locales-[\w-]+\.js$/;
+
+test('the language table comes with the panel’s code: a page in German has an English launcher until then, a German one after', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const fetched = await pageIn(page, 'de');
+  /** The widget's chunks, in the order asked for. */
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (LANGUAGE_TABLE.test(request.url())) asked.push('languages');
+    else if (isPanelChunk(request.url())) asked.push('panel');
+  });
+  const release = await holdBack(page, LANGUAGE_TABLE);
+  await page.goto(site.origin + '/');
+  const launcher = page.locator(part('launcher'));
+  assert.equal(await launcher.getAttribute('aria-label'), 'Open chat', 'the first load speaks the launcher’s English');
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /chatbot-widget-chat-panel-/.test(e.name)));
+  assert.deepEqual(asked.sort(), ['languages', 'panel'], 'the table is asked for with the panel’s code, when the page is idle');
+  assert.deepEqual(fetched, [], 'no language before the table');
+  release();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('chatbot-widget')!.shadowRoot!.querySelector('[part="launcher"]')!.getAttribute('aria-label') ===
+      'Chat öffnen',
+  );
+  assert.deepEqual(fetched, ['de'], 'then German, and no English');
+  await context.close();
+});
+
+test('a language table that cannot be fetched is said in the panel’s place, and Retry fetches it', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await pageIn(page, 'de');
+  const alert = await openWithout(page, LANGUAGE_TABLE);
+  await page.unroute(LANGUAGE_TABLE);
+  await alert.locator('button').click();
+  await page.locator(part('input')).waitFor({ timeout: 10_000 });
+  assert.equal(await placeholder(page), 'Nachricht eingeben…');
+  await context.close();
+});
+
 test('a widget removed while its panel loads leaves no listener on the page, and works when attached again', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();

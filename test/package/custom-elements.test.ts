@@ -51,10 +51,26 @@ interface ElementSource {
   methods: string[];
 }
 
+/** The options of each entry of a class's `static properties` (Lit's reactive properties), by name. */
+function reactiveProperties(node: ts.ClassDeclaration, source: ts.SourceFile): Map<string, ts.ObjectLiteralExpression> {
+  const declared = node.members.find(
+    (member): member is ts.PropertyDeclaration =>
+      ts.isPropertyDeclaration(member) && hasModifier(member, ts.SyntaxKind.StaticKeyword) && member.name.getText(source) === 'properties',
+  );
+  const reactive = new Map<string, ts.ObjectLiteralExpression>();
+  if (!declared?.initializer || !ts.isObjectLiteralExpression(declared.initializer)) return reactive;
+  for (const entry of declared.initializer.properties) {
+    if (ts.isPropertyAssignment(entry) && ts.isObjectLiteralExpression(entry.initializer))
+      reactive.set(entry.name.getText(source), entry.initializer);
+  }
+  return reactive;
+}
+
 function readElement(file: string, node: ts.ClassDeclaration, source: ts.SourceFile): ElementSource {
   const attributes = new Map<string, string>();
   const properties: string[] = [];
   const methods: string[] = [];
+  const reactive = reactiveProperties(node, source);
   for (const member of node.members) {
     const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined;
     if (
@@ -66,17 +82,12 @@ function readElement(file: string, node: ts.ClassDeclaration, source: ts.SourceF
       continue;
     if (ts.isMethodDeclaration(member) && !hasModifier(member, ts.SyntaxKind.OverrideKeyword) && !isInternal(member)) methods.push(name);
     if (!ts.isPropertyDeclaration(member)) continue;
-    const decorator = ts
-      .getDecorators(member)
-      ?.find((d) => ts.isCallExpression(d.expression) && d.expression.expression.getText(source) === 'property');
-    if (!decorator) continue;
-    properties.push(name);
-    const options = (decorator.expression as ts.CallExpression).arguments[0];
+    const options = reactive.get(name);
+    if (!options) continue;
     const option = (key: string) =>
-      options && ts.isObjectLiteralExpression(options)
-        ? options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(source) === key)
-            ?.initializer
-        : undefined;
+      options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(source) === key)?.initializer;
+    if (option('state')?.kind === ts.SyntaxKind.TrueKeyword) continue;
+    properties.push(name);
     const attribute = option('attribute');
     if (attribute?.kind === ts.SyntaxKind.FalseKeyword) continue;
     // Lit's default attribute name is the property name in lower case.

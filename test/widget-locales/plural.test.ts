@@ -3,7 +3,8 @@
 // every count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plural, withOverrides, type WidgetStrings } from '../../src/widget/strings.js';
+import { plural } from '../../src/widget/format-text.js';
+import { withOverrides, type WidgetStrings } from '../../src/widget/strings.js';
 import { strings as defaultStrings } from '../../src/widget/locales/en.js';
 import { loadLocale } from '../../src/widget/locales/index.js';
 

@@ -152,6 +152,11 @@ describe('<chatbot-widget> snapshot', () => {
   });
 
   it('is not kept when the next load would draw something else first', async () => {
+    /** Shows or hides the typing indicator, as the send of a message does. */
+    const typing = (el: ChatbotWidget, on: boolean) => {
+      (el as unknown as { panel: { chat: { sender: { typing: boolean } } } }).panel.chat.sender.typing = on;
+      el.requestUpdate();
+    };
     const namespace = await cachedConversation();
     const el = await mountReady({ open: '' }, namespace);
     const cases: [string, () => Promise<void> | void, () => Promise<void> | void][] = [
@@ -172,6 +177,8 @@ describe('<chatbot-widget> snapshot', () => {
         },
       ],
       ['the chat closed', () => el.hide(), () => el.show()],
+      // The moment between a reply's arrival and the typing indicator going: nothing in the outbox.
+      ['the typing indicator shown', () => typing(el, true), () => typing(el, false)],
     ];
     for (const [state, enter, leave] of cases) {
       await enter();

@@ -1,5 +1,4 @@
 import { LitElement, html, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
 import type { ChatbotUsageEventMap } from './usage-events.js';
 import type { UsageView } from './usage-view.js';
 import { hostStyles } from './chatbot-usage.styles.js';
@@ -53,18 +52,27 @@ import { hostStyles } from './chatbot-usage.styles.js';
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below only adds typed event-listener overloads
 export class ChatbotUsage extends LitElement {
+  /** Lit's reactive properties: the attributes and properties below, as each is read and reflected. */
+  static override properties = {
+    endpoint: {},
+    adminToken: { attribute: 'admin-token' },
+    from: {},
+    to: {},
+    theme: { reflect: true },
+  };
+
   static override styles = hostStyles;
 
   /** URL of the signing handler's base path, e.g. `/chatbot`. */
-  @property() endpoint = '';
+  endpoint = '';
   /** The admin token, sent as `X-Admin-Token` on every admin call (what the handler's `authorizeAdmin` accepts). */
-  @property({ attribute: 'admin-token' }) adminToken = '';
+  adminToken = '';
   /** First day of the range (`YYYY-MM-DD`, UTC, inclusive); default: the first day of the month eleven months ago. */
-  @property() from = '';
+  from = '';
   /** End of the range (`YYYY-MM-DD`, UTC, exclusive); default: the first day of next month. */
-  @property() to = '';
+  to = '';
   /** `light`, `dark` or `auto` (follows the system). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  theme: 'light' | 'dark' | 'auto' = 'light';
 
   #view: UsageView | undefined;
   #viewLoading: Promise<void> | undefined;

@@ -1,8 +1,7 @@
 import { LitElement, adoptStyles, html, nothing, type CSSResultOrNative, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { formatCount, plural, withOverrides, type WidgetStrings } from '../strings.js';
+import { withOverrides, type WidgetStrings } from '../strings.js';
 import { launcherStrings } from '../locales/en-launcher.js';
-import { chooseLocale, loadLocale, type LoadedLocale, type LocaleCode } from '../locales/index.js';
+import type { LoadedLocale, LocaleCode, WidgetLocale } from '../locales/index.js';
 import { emit } from '../emit.js';
 import { readSnapshot } from '../panel-snapshot.js';
 import { whenIdle } from '../when-idle.js';
@@ -105,59 +104,83 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @cssprop [--chatbot-z-index=2147483000] - Stacking order of the launcher and floating panel.
  */
 export class ChatbotWidget extends LitElement implements PanelHost {
+  /**
+   * Lit's reactive properties: the attributes and properties below, as each is read and reflected,
+   * and the element's own state (`state: true`), which redraws it too.
+   */
+  static override properties = {
+    endpoint: {},
+    heading: {},
+    open: { type: Boolean, reflect: true },
+    mode: { reflect: true },
+    side: { reflect: true },
+    userName: { attribute: 'user-name' },
+    placeholder: {},
+    theme: { reflect: true },
+    pageSize: { type: Number, attribute: 'page-size' },
+    lang: {},
+    strings: { attribute: false },
+    attachments: { type: Boolean },
+    greeting: {},
+    suggestions: { converter: suggestionsFromAttribute },
+    language: { state: true },
+    panel: { state: true },
+    panelFailed: { state: true },
+  };
+
   static override styles = shellStyles;
 
   /** URL of the signing handler's base path, e.g. `/chatbot`. */
-  @property() endpoint = '';
+  endpoint = '';
   /** Title in the panel header (defaults to `strings.heading`). */
-  @property() heading = '';
+  heading = '';
   /** Whether the panel is shown. */
-  @property({ type: Boolean, reflect: true }) open = false;
+  open = false;
   /** `floating` (launcher in a corner) or `inline` (fills its container). */
-  @property({ reflect: true }) mode: 'floating' | 'inline' = 'floating';
+  mode: 'floating' | 'inline' = 'floating';
   /** Corner of the floating launcher: `end` (default), `start`, `right` or `left`. */
-  @property({ reflect: true }) side: 'end' | 'start' | 'right' | 'left' = 'end';
+  side: 'end' | 'start' | 'right' | 'left' = 'end';
   /** Display name sent with each message. */
-  @property({ attribute: 'user-name' }) userName = '';
+  userName = '';
   /** Placeholder of the message field (defaults to `strings.placeholder`). */
-  @property() placeholder = '';
+  placeholder = '';
   /** `light`, `dark` or `auto` (follows the system). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  theme: 'light' | 'dark' | 'auto' = 'light';
   /** Messages and sessions per page fetched from the server (1–100). */
-  @property({ type: Number, attribute: 'page-size' }) pageSize = 20;
+  pageSize = 20;
   /**
    * Language of the widget's texts, as a BCP 47 tag (`de`, `pt-BR`, `ar`). Default: the page's
    * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.
    */
-  @property() override lang = '';
+  override lang = '';
   /** Overrides for any user-visible text (see `WidgetStrings`). */
-  @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
+  strings: Partial<WidgetStrings> = {};
   /** Lets visitors attach a file by URL (`message.file`). */
-  @property({ type: Boolean }) attachments = false;
+  attachments = false;
   /**
    * The assistant's first words in a conversation with no messages yet: shown as its bubble (as
    * text), never sent nor stored.
    */
-  @property() greeting = '';
+  greeting = '';
   /**
    * Prompts offered as buttons while the conversation is empty; pressing one sends it. The
    * attribute is a JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`.
    */
-  @property({ converter: suggestionsFromAttribute }) suggestions: string[] = [];
+  suggestions: string[] = [];
 
   /** The language shown: the launcher's English until the chosen language has loaded. */
-  @state() private language: ShownLocale = LAUNCHER_ENGLISH;
+  private language: ShownLocale = LAUNCHER_ENGLISH;
   /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
   formatTag = 'en';
   /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
   #dirFromLanguage = false;
 
   /** The panel, once its code has loaded. */
-  @state() private panel: ChatPanel | undefined;
+  private panel: ChatPanel | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
   #panelLoading: Promise<ChatPanel> | undefined;
   /** The panel's code could not be fetched (offline on first open). */
-  @state() private panelFailed = false;
+  private panelFailed = false;
   /** The panel as the visitor last saw it (panel-snapshot.ts), shown while its code loads. */
   #snapshot: Node[] | undefined;
   /**
@@ -286,18 +309,28 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * The texts the panel needs: the chosen language, or English if its chunk cannot be fetched.
-   * The first load holds only the launcher's English, and a page in another language never
-   * fetches the rest of English. Rejects when neither can be fetched, as the panel's code would.
+   * The texts the panel needs, loaded with its code: the chosen language, or English if its chunk
+   * cannot be fetched. The first load holds only the launcher's English, and a page in another
+   * language never fetches the rest of English. Rejects when neither can be fetched (nor the
+   * language table), as the panel's code would.
    */
   async #wholeLanguage(): Promise<void> {
     // Again if the page asked for another language while this one was on its way.
-    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage(this.#chosenLocale().code);
+    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage((await this.#chosenLocale()).code);
   }
 
-  /** The language `lang` and the page ask for. */
-  #chosenLocale() {
-    return chooseLocale(this.lang, document.documentElement.lang);
+  /**
+   * The language `lang` and the page ask for. The language table (locales/index.ts: which shipped
+   * language a tag asks for, where each one's texts load from) is a chunk of its own, fetched
+   * with the panel's code, so the launcher speaks English until then; this rejects when it cannot
+   * be fetched. Dates and numbers are formatted with the chosen tag from then on.
+   */
+  async #chosenLocale(): Promise<WidgetLocale> {
+    // Imported by name, so the chunk holds only what the element uses of the table.
+    const { chooseLocale } = await import('../locales/index.js');
+    const chosen = chooseLocale(this.lang, document.documentElement.lang);
+    this.formatTag = chosen.formatTag;
+    return chosen;
   }
 
   /**
@@ -305,8 +338,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
    */
   async #showLanguage(code: LocaleCode): Promise<void> {
+    const { loadLocale } = await import('../locales/index.js');
     const loaded = await loadLocale(code).catch(() => loadLocale('en'));
-    if (this.#chosenLocale().code === code) this.language = loaded;
+    if ((await this.#chosenLocale()).code === code) this.language = loaded;
   }
 
   /** Loads the panel when the page is idle (closed), or right away (shown). */
@@ -342,14 +376,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * Picks the language for `lang` and the page, and loads it; the language shown stays until it
-   * arrives. English itself, on an English page, comes with the panel (see wholeLanguage).
+   * Picks the language again for a new `lang`, and loads it; the language shown stays until it
+   * arrives.
    */
-  #chooseLanguage() {
-    const { code, formatTag } = this.#chosenLocale();
-    this.formatTag = formatTag;
-    // Neither it nor English could be fetched: the language shown stays; the next change tries again.
-    if (code !== this.language.code) this.#showLanguage(code).catch(() => undefined);
+  async #chooseLanguage() {
+    const { code } = await this.#chosenLocale();
+    if (code !== this.language.code) await this.#showLanguage(code);
   }
 
   /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
@@ -377,10 +409,11 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
+    // The first language comes with the panel's code (wholeLanguage). Neither it nor English could
+    // be fetched: the language shown stays; the next change, or the panel's loading, tries again.
     if (!this.hasUpdated) {
-      this.#chooseLanguage();
       if (this.isShown) this.#showSnapshot();
-    } else if (changed.has('lang')) this.#chooseLanguage();
+    } else if (changed.has('lang')) this.#chooseLanguage().catch(() => undefined);
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
@@ -414,7 +447,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     const t = this.text;
     const floating = this.mode !== 'inline';
     const shown = this.isShown;
-    const unread = floating && !this.open ? (this.panel?.unread ?? 0) : 0;
+    // Replies are counted by the panel's code: until it is here, there is no badge.
+    const badge = floating && !this.open ? this.panel?.unreadBadge : undefined;
     // Until the panel's code is here, a snapshot stands in for it.
     const snapshot = this.#snapshot;
     // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
@@ -423,13 +457,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
       ${
         floating
           ? html`<button part="launcher" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel"
-            aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${unread ? 'unread' : nothing} @click=${this.toggle}>
+            aria-label=${this.open ? t.closeChat : t.openChat} aria-describedby=${badge ? 'unread' : nothing} @click=${this.toggle}>
             ${this.open ? closeIcon : chatIcon}
-            ${unread ? html`<span part="unread-badge" aria-hidden="true">${formatCount(Math.min(unread, 99), this.formatTag)}${unread > 99 ? '+' : ''}</span>` : nothing}
+            ${badge ? html`<span part="unread-badge" aria-hidden="true">${badge.shown}</span>` : nothing}
           </button>`
           : nothing
       }
-      <span id="unread" class="sr-only" role="status">${unread ? plural(t, 'unreadBadge', unread, this.formatTag) : ''}</span>
+      <span id="unread" class="sr-only" role="status">${badge?.announced ?? ''}</span>
       <div part="panel" id="panel" lang=${this.language.code} class=${floating ? (this.#rises ? 'floating rises' : 'floating') : 'inline'} ?hidden=${!shown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
         ${

@@ -41,8 +41,8 @@ const scrollShadows = css`
  * The panel's conversation as it is in view: header, messages, composer. In the first load, as a
  * snapshot of the panel is drawn with them before the panel's code arrives (panel-snapshot.ts);
  * the panel draws with the same rules, so replacing the snapshot moves nothing. What a snapshot
- * never shows (the history pane, another conversation, a message not sent, focus) is styled in the
- * panel's chunk (panel/panel.styles.ts). They join the shell's styles (shell.styles.ts), whose
+ * never shows (the history pane, another conversation, a message not sent or not answered yet,
+ * the error line, the quota notice, focus) is styled in the panel's chunk (panel/panel.styles.ts). They join the shell's styles (shell.styles.ts), whose
  * rules for the whole shadow root (box sizing, focus ring, reduced motion) apply here too.
  */
 export const conversationStyles = css`
@@ -94,10 +94,6 @@ export const conversationStyles = css`
   .note {
     font-size: 0.8em;
     color: var(--_muted);
-  }
-  [part='quota-notice'] {
-    margin: 0;
-    padding: 0.25rem 0.75rem;
   }
   .chat {
     flex: 1;
@@ -216,58 +212,6 @@ export const conversationStyles = css`
     align-items: center;
     gap: 8px;
     margin-block-start: 2px;
-  }
-  [part='typing'] {
-    align-self: flex-start;
-    display: inline-flex;
-    gap: 4px;
-    padding: 12px 14px;
-    border-radius: var(--_radius);
-    background: var(--_bot-bg);
-  }
-  [part='typing'] span[aria-hidden] {
-    width: 7px;
-    height: 7px;
-    border-radius: 50%;
-    background: var(--_muted);
-    animation: blink 1.2s infinite ease-in-out both;
-  }
-  [part='typing'] span[aria-hidden]:nth-child(2) {
-    animation-delay: 0.2s;
-  }
-  [part='typing'] span[aria-hidden]:nth-child(3) {
-    animation-delay: 0.4s;
-  }
-  @keyframes blink {
-    0%,
-    80%,
-    100% {
-      opacity: 0.3;
-    }
-    40% {
-      opacity: 1;
-    }
-  }
-  [part='error'] {
-    display: flex;
-    align-items: flex-start;
-    gap: 8px;
-    margin: 0 12px 8px;
-    padding: 8px 10px;
-    border-radius: 10px;
-    background: var(--_error-bg);
-    color: var(--_error-text);
-    font-size: 0.9em;
-  }
-  [part='error'] span {
-    flex: 1;
-  }
-  [part='error'] button {
-    border: 0;
-    background: none;
-    color: inherit;
-    cursor: pointer;
-    text-decoration: underline;
   }
   form {
     display: flex;

@@ -99,22 +99,6 @@ export const shellStyles = [
   [part='launcher']:hover {
     transform: scale(1.05);
   }
-  [part='unread-badge'] {
-    position: absolute;
-    inset-block-start: -4px;
-    inset-inline-end: -4px;
-    min-width: 22px;
-    height: 22px;
-    padding: 0 6px;
-    border-radius: 999px;
-    border: 2px solid var(--_bg);
-    background: var(--chatbot-badge-background, #b91c1c);
-    color: var(--chatbot-badge-text, #ffffff);
-    font-size: 12px;
-    font-weight: 700;
-    line-height: 18px;
-    text-align: center;
-  }
   [part='launcher'] svg {
     width: 26px;
     height: 26px;

@@ -9,7 +9,5 @@ export const launcherStrings = {
   closeChat: 'Close chat',
   retry: 'Retry',
   errorUnreachable: "The chat service can't be reached right now. Please try again later.",
-  unreadBadge: '{count} unread replies',
-  unreadBadge_one: '{count} unread reply',
   loadingChat: 'Loading the chat…',
 } satisfies Partial<WidgetStrings>;

@@ -48,6 +48,8 @@ export const strings: WidgetStrings = {
   feedbackUp: 'Helpful',
   feedbackDown: 'Not helpful',
   feedbackThanks: 'Thanks for your feedback',
+  unreadBadge: '{count} unread replies',
+  unreadBadge_one: '{count} unread reply',
   searchLabel: 'Search your conversations',
   searchPlaceholder: 'Search…',
   searchEmpty: 'No results',

@@ -13,7 +13,8 @@ import { endpointBase } from '../../endpoint-base.js';
 import { keepSnapshot } from '../../controllers/first-paint-record.js';
 import { inertText } from '../../inert-text.js';
 import { hasLoneSurrogate } from '../../../shared/well-formed.js';
-import { format, plural, type WidgetStrings } from '../../strings.js';
+import { format, formatCount, plural } from '../../format-text.js';
+import type { WidgetStrings } from '../../strings.js';
 import { closeIcon } from '../icons.js';
 import { historyIcon } from './icons.js';
 import { Announcer } from './announcer.js';
@@ -38,6 +39,14 @@ import { MessageWindow } from './windowing.js';
 
 export { panelStyles };
 export type { PanelHost };
+
+/** The launcher's unread badge, as the element draws it (the panel counts the replies). */
+export interface UnreadBadge {
+  /** The number on the badge. */
+  shown: string;
+  /** What the launcher's description announces. */
+  announced: string;
+}
 
 /** The `quota-notice` shows when this many sends or fewer are left of the day's budget. */
 const QUOTA_NOTICE_AT = 3;
@@ -110,9 +119,18 @@ export class ChatPanel {
     });
   }
 
-  /** Bot replies no tab has shown yet (the launcher's badge). */
-  get unread() {
-    return this.chat.unread.count;
+  /**
+   * The launcher's unread badge: bot replies no tab has shown yet, as the badge shows their number
+   * (up to 99, then 99+, in the language's digits) and as it is announced; undefined when none are.
+   */
+  get unreadBadge(): UnreadBadge | undefined {
+    const count = this.chat.unread.count;
+    if (!count) return undefined;
+    const { text, formatTag } = this.#host;
+    return {
+      shown: `${formatCount(Math.min(count, 99), formatTag)}${count > 99 ? '+' : ''}`,
+      announced: plural(text, 'unreadBadge', count, formatTag),
+    };
   }
 
   /** Whether the visitor can see the conversation in this tab now. */
@@ -137,8 +155,8 @@ export class ChatPanel {
   /**
    * Keeps the panel as shown for the next load to paint before its code is here
    * (panel-snapshot.ts), if that code draws the same first: the current conversation at its end,
-   * as its first-paint record holds it, nothing unsent, nothing open or said over it. Otherwise
-   * the record keeps no snapshot.
+   * as its first-paint record holds it, nothing unsent or awaiting its reply, nothing open or said
+   * over it. Otherwise the record keeps no snapshot.
    */
   #keepSnapshot() {
     const { chat } = this;
@@ -150,6 +168,7 @@ export class ChatPanel {
       !chat.conversation.viewing &&
       this.#window.following &&
       !chat.sender.entries.length &&
+      !chat.sender.typing &&
       !this.#part('error') &&
       !this.#part('quota-notice');
     // What is not in view is left out: what is hidden (the history pane, its search results), and

@@ -1,6 +1,7 @@
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../../events.js';
 import { MINUTE_MS, type RequestFailure } from '../../controllers/transport.js';
-import { format, type WidgetStrings } from '../../strings.js';
+import { format } from '../../format-text.js';
+import type { WidgetStrings } from '../../strings.js';
 
 /**
  * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). A

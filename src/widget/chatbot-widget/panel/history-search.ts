@@ -12,7 +12,8 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { CachedConversation } from '../../controllers/cached-conversation.js';
 import type { SearchHit, SearchIndex } from '../../search/search-index.js';
 import { inertText } from '../../inert-text.js';
-import { plural, type WidgetStrings } from '../../strings.js';
+import { plural } from '../../format-text.js';
+import type { WidgetStrings } from '../../strings.js';
 
 /** What the pane lends the search box to draw and open results. */
 export interface SearchView {

@@ -17,13 +17,38 @@ const fieldFocus = css`
 `;
 
 /**
+ * The launcher's unread badge: drawn only once the panel's code is here, as that code counts the
+ * replies, so its look comes with it.
+ */
+const unreadBadge = css`
+  [part='unread-badge'] {
+    position: absolute;
+    inset-block-start: -4px;
+    inset-inline-end: -4px;
+    min-width: 22px;
+    height: 22px;
+    padding: 0 6px;
+    border-radius: 999px;
+    border: 2px solid var(--_bg);
+    background: var(--chatbot-badge-background, #b91c1c);
+    color: var(--chatbot-badge-text, #ffffff);
+    font-size: 12px;
+    font-weight: 700;
+    line-height: 18px;
+    text-align: center;
+  }
+`;
+
+/**
  * The panel's styles: its conversation's (in the first load, for the snapshot: conversation.styles.ts)
  * and what only the panel draws: the history pane and its search, the bar over another
- * conversation, a message pending or not sent, focus in the fields, the clipboard fallback's
- * hidden field. Loaded with the panel's code.
+ * conversation, a message pending or not sent, the typing indicator, the error line and the
+ * quota notice (a panel showing any of these keeps no snapshot), focus in the fields, the clipboard fallback's hidden field;
+ * and the launcher's unread badge. Loaded with the panel's code.
  */
 export const panelStyles = [
   conversationStyles,
+  unreadBadge,
   css`
   [part='history'] {
     position: absolute;
@@ -133,6 +158,62 @@ export const panelStyles = [
   [part='retry-button']:disabled {
     cursor: not-allowed;
     opacity: 0.7;
+  }
+  [part='typing'] {
+    align-self: flex-start;
+    display: inline-flex;
+    gap: 4px;
+    padding: 12px 14px;
+    border-radius: var(--_radius);
+    background: var(--_bot-bg);
+  }
+  [part='typing'] span[aria-hidden] {
+    width: 7px;
+    height: 7px;
+    border-radius: 50%;
+    background: var(--_muted);
+    animation: blink 1.2s infinite ease-in-out both;
+  }
+  [part='typing'] span[aria-hidden]:nth-child(2) {
+    animation-delay: 0.2s;
+  }
+  [part='typing'] span[aria-hidden]:nth-child(3) {
+    animation-delay: 0.4s;
+  }
+  @keyframes blink {
+    0%,
+    80%,
+    100% {
+      opacity: 0.3;
+    }
+    40% {
+      opacity: 1;
+    }
+  }
+  [part='quota-notice'] {
+    margin: 0;
+    padding: 0.25rem 0.75rem;
+  }
+  [part='error'] {
+    display: flex;
+    align-items: flex-start;
+    gap: 8px;
+    margin: 0 12px 8px;
+    padding: 8px 10px;
+    border-radius: 10px;
+    background: var(--_error-bg);
+    color: var(--_error-text);
+    font-size: 0.9em;
+  }
+  [part='error'] span {
+    flex: 1;
+  }
+  [part='error'] button {
+    border: 0;
+    background: none;
+    color: inherit;
+    cursor: pointer;
+    text-decoration: underline;
   }
   .${unsafeCSS(CLIPBOARD_BUFFER_CLASS)} {
     position: fixed;
