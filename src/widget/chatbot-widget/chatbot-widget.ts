@@ -409,10 +409,13 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    // The first language comes with the panel's code (wholeLanguage). Neither it nor English could
-    // be fetched: the language shown stays; the next change, or the panel's loading, tries again.
+    // The first language comes with the panel's code (wholeLanguage), or before it on a page in
+    // another language. Neither it nor English could be fetched: the language shown stays; the
+    // next change, or the panel's loading, tries again.
     if (!this.hasUpdated) {
       if (this.isShown) this.#showSnapshot();
+      // A page in another language has its launcher spoken in it at once, not when the page is idle.
+      else if (!/^(en\b|$)/i.test(this.lang || document.documentElement.lang)) this.#wholeLanguage().catch(() => undefined);
     } else if (changed.has('lang')) this.#chooseLanguage().catch(() => undefined);
     if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
