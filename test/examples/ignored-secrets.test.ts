@@ -4,14 +4,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const examplesDir = join(root, 'examples');
-const examples = readdirSync(examplesDir).filter((name) => statSync(join(examplesDir, name)).isDirectory());
+// The example projects: folders with a README (not the dependencies the example tests install beside them).
+const examples = readdirSync(examplesDir).filter(
+  (name) => name !== 'node_modules' && statSync(join(examplesDir, name)).isDirectory() && existsSync(join(examplesDir, name, 'README.md')),
+);
 
 /** Local-secrets files every example's repository ignores, and those of one runtime. */
 const SECRETS = ['.env', '.env.local', '.env.production.local', 'node_modules/some-package/index.js'];
