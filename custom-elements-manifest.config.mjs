@@ -1,5 +1,5 @@
 // The Custom Elements Manifest (dist/custom-elements.json, named by "customElements" in
-// package.json): every element class under src/widget, read from its Lit `static properties` and
+// package.json): every element class under src/chatbot-widget and src/chatbot-usage, read from its Lit `static properties` and
 // JSDoc (@fires, @csspart, @cssprop, @tagname). Run by `npm run build`; test/custom-elements.test.ts
 // checks it against the elements' sources.
 
@@ -35,8 +35,8 @@ function shippedPaths() {
 }
 
 export default {
-  globs: ['src/widget/**/*.ts'],
-  exclude: ['src/widget/**/*.styles.ts', 'src/widget/locales/**'],
+  globs: ['src/chatbot-widget/**/*.ts', 'src/chatbot-usage/**/*.ts'],
+  exclude: ['src/chatbot-widget/**/*.styles.ts', 'src/chatbot-usage/**/*.styles.ts'],
   outdir: 'dist',
   litelement: true,
   packagejson: false,

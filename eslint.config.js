@@ -80,11 +80,25 @@ export default tseslint.config(
   },
   // The widget: Lit templates and custom-element rules.
   {
-    files: ['src/widget/**/*.ts', 'test/widget/**/*.ts', 'test/widget-locales/**/*.ts'],
+    files: [
+      'src/ui/**/*.ts',
+      'src/chatbot-widget/**/*.ts',
+      'src/chatbot-usage/**/*.ts',
+      'src/browser/**/*.ts',
+      'test/widget/**/*.ts',
+      'test/widget-locales/**/*.ts',
+    ],
     ...litConfigs['flat/recommended'],
   },
   {
-    files: ['src/widget/**/*.ts', 'test/widget/**/*.ts', 'test/widget-locales/**/*.ts'],
+    files: [
+      'src/ui/**/*.ts',
+      'src/chatbot-widget/**/*.ts',
+      'src/chatbot-usage/**/*.ts',
+      'src/browser/**/*.ts',
+      'test/widget/**/*.ts',
+      'test/widget-locales/**/*.ts',
+    ],
     ...wcConfigs['flat/recommended'],
     rules: {
       ...wcConfigs['flat/recommended'].rules,

@@ -99,7 +99,7 @@ export default defineConfig({
     reportCompressedSize: false,
     copyPublicDir: false,
     lib: {
-      entry: 'src/widget/standalone.ts',
+      entry: 'src/browser/standalone.ts',
       formats: ['es'],
       fileName: () => 'chatbot-widget.js',
     },

@@ -96,8 +96,8 @@ async function bundled(entry: string, format: 'esm' | 'iife'): Promise<string> {
 }
 
 const lexerFile = join(mkdtempSync(join(tmpdir(), 'markdown-bench-')), 'lexer.mjs');
-writeFileSync(lexerFile, await bundled('src/widget/markdown/block.ts', 'esm'));
-const { lexMarkdown } = (await import(pathToFileURL(lexerFile).href)) as typeof import('../src/widget/markdown/block.js');
+writeFileSync(lexerFile, await bundled('src/ui/markdown/block.ts', 'esm'));
+const { lexMarkdown } = (await import(pathToFileURL(lexerFile).href)) as typeof import('../src/ui/markdown/block.js');
 
 let over = 0;
 console.log(

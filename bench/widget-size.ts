@@ -58,10 +58,10 @@ const chunks = (Array.isArray(result) ? result : [result as Rolldown.RolldownOut
 const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
 const entry = chunks.find((chunk) => chunk.isEntry)!;
 
-/** The chunk whose own module is `path` (relative to src/widget/). */
+/** The chunk whose own module is `path` (relative to src/). */
 function chunkOf(path: string): Chunk {
-  const found = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/src/widget/${path}`));
-  if (!found) throw new Error(`No chunk of its own for src/widget/${path}: the build's split changed, update bench/widget-size.ts.`);
+  const found = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(`/src/${path}`));
+  if (!found) throw new Error(`No chunk of its own for src/${path}: the build's split changed, update bench/widget-size.ts.`);
   return found;
 }
 
@@ -86,19 +86,19 @@ for (const chunk of chunks) {
 
 const firstLoad = withImports(entry);
 const panel = chunkOf('chatbot-widget/panel/chat-panel.ts');
-const languageTable = chunkOf('locales/index.ts');
-const english = chunkOf('locales/en.ts');
+const languageTable = chunkOf('ui/locales/index.ts');
+const english = chunkOf('ui/locales/en.ts');
 const firstOpen = new Set([...firstLoad, ...withImports(panel), ...withImports(languageTable), ...withImports(english)]);
 
 const languages = chunks
-  .filter((chunk) => /\/src\/widget\/locales\/(?!index\.|en-launcher\.)[\w-]+\.ts$/.test(chunk.facadeModuleId ?? ''))
+  .filter((chunk) => /\/src\/ui\/locales\/(?!index\.|en-launcher\.)[\w-]+\.ts$/.test(chunk.facadeModuleId ?? ''))
   .map((chunk) => ({ tag: /([\w-]+)\.ts$/.exec(chunk.facadeModuleId!)![1]!, size: sizeOf(added(chunk, firstLoad)) }))
   .sort((a, b) => b.size.gzip - a.size.gzip);
 const largestLanguage = languages[0]!;
 
 // The transcript's modules live in the panel's chunk: minified alone, as the build would.
 const transcriptModules = Object.entries(panel.modules).filter(([id]) =>
-  /\/src\/widget\/(transcript|chatbot-widget\/panel\/transcript-download)\.ts$/.test(id),
+  /\/src\/chatbot-widget\/(transcript|panel\/transcript-download)\.ts$/.test(id),
 );
 const transcriptCode =
   (await minify(transcriptModules.map(([, module]) => module.code ?? '').join('\n'), { module: true, compress: { unused: false } })).code ??
@@ -112,7 +112,11 @@ interface Journey {
 const journeys: Journey[] = [
   { label: `first load (${entry.fileName})`, size: sizeOf(firstLoad), budget: BUDGETS.firstLoad },
   { label: 'first open: first load, panel, languages, English', size: sizeOf(firstOpen), budget: BUDGETS.firstOpen },
-  { label: 'optional: history search', size: sizeOf(added(chunkOf('search/search-index.ts'), firstOpen)), budget: BUDGETS.search },
+  {
+    label: 'optional: history search',
+    size: sizeOf(added(chunkOf('chatbot-widget/search/search-index.ts'), firstOpen)),
+    budget: BUDGETS.search,
+  },
   { label: `optional: a language, the largest (${largestLanguage.tag})`, size: largestLanguage.size, budget: BUDGETS.language },
   { label: 'optional: transcript (in the panel chunk)', size: sizeOfCode(transcriptCode), budget: BUDGETS.transcript },
   {

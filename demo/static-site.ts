@@ -51,7 +51,9 @@ function newestChange(dir: string): number {
 
 /** Rebuilds dist/chatbot-widget.js when it is missing or older than the widget's sources. */
 export function ensureBundle(): void {
-  const sources = Math.max(newestChange(join(root, 'src/widget')), newestChange(join(root, 'src/shared')));
+  const sources = Math.max(
+    ...['ui', 'chatbot-widget', 'chatbot-usage', 'browser', 'shared'].map((folder) => newestChange(join(root, 'src', folder))),
+  );
   if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= sources) return;
   console.log('  building dist/chatbot-widget.js …');
   const result = spawnSync(join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });

@@ -1,4 +1,4 @@
-// Builds the widget's language loader (src/widget/locales/index.ts) on its own with Vite, the
+// Builds the widget's language loader (src/ui/locales/index.ts) on its own with Vite, the
 // standalone widget's target and minifier, into `outDir`: the entry plus one chunk per language.
 // The language tests and `npm run bench -- widget-locales` both look at this output.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ export async function buildLanguages(outDir: string): Promise<Map<string, Buffer
       target: 'es2022',
       minify: true,
       copyPublicDir: false,
-      lib: { entry: 'src/widget/locales/index.ts', formats: ['es'], fileName: () => LOADER_ENTRY },
+      lib: { entry: 'src/ui/locales/index.ts', formats: ['es'], fileName: () => LOADER_ENTRY },
       rolldownOptions: { output: { minify: true } },
     },
   });

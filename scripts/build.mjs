@@ -2,7 +2,7 @@
 // never by installing the package, whose tarball holds dist/ already — docs/install.md):
 // 1. tsc compiles src/ to dist/lib (ES modules and .d.ts for every package entry and the commands);
 // 2. the Custom Elements Manifest, custom-elements.json, from the JSDoc of every element class
-//    under src/widget (custom-elements-manifest.config.mjs);
+//    under src/chatbot-widget and src/chatbot-usage (custom-elements-manifest.config.mjs);
 // 3. Vite bundles the standalone widget, dist/chatbot-widget.js.
 import { spawnSync } from 'node:child_process';
 import { rmSync, chmodSync } from 'node:fs';

@@ -3,8 +3,8 @@
 // render to DOM, the cache of lexed replies bypassed), `times` times, and answers the milliseconds
 // one took on average and the elements it drew, by tag.
 import { render } from 'lit';
-import { renderTokens } from '../../src/widget/markdown.js';
-import { lexMarkdown } from '../../src/widget/markdown/block.js';
+import { renderTokens } from '../../src/ui/markdown/render.js';
+import { lexMarkdown } from '../../src/ui/markdown/block.js';
 
 function renderReply(text: string, times = 1): { ms: number; elements: Record<string, number> } {
   let bubble = document.createElement('div');

@@ -11,10 +11,10 @@
  */
 import React from 'react';
 import { createComponent, type EventName } from '@lit/react';
-import { ChatbotUsage as ChatbotUsageElement, ChatbotWidget as ChatbotWidgetElement } from '../widget/index.js';
-import type { ChatbotEventMap } from '../widget/events.js';
-import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
-import type { EventPropName } from '../widget/template-types.js';
+import { ChatbotUsage as ChatbotUsageElement, ChatbotWidget as ChatbotWidgetElement } from '../browser/index.js';
+import type { ChatbotEventMap } from '../ui/events.js';
+import type { ChatbotUsageEventMap } from '../chatbot-usage/usage-events.js';
+import type { EventPropName } from '../browser/template-types.js';
 import './jsx.js';
 
 type EventProps<Events> = { [Name in keyof Events & string as EventPropName<Name>]: EventName<Events[Name] & Event> };
@@ -63,4 +63,4 @@ export const ChatbotUsage = wrap<ChatbotUsageElement, ChatbotUsageEventMap>(
 );
 
 export type { ChatbotWidgetElement, ChatbotUsageElement };
-export type * from '../widget/events.js';
+export type * from '../ui/events.js';

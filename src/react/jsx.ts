@@ -5,9 +5,9 @@
  * properties under React 18, use the `ChatbotWidget` component of `chatbot-widget/react`.
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { ChatbotWidget } from '../widget/chatbot-widget/chatbot-widget.js';
-import type { ChatbotUsage } from '../widget/chatbot-usage/chatbot-usage.js';
-import type { ChatbotUsageAttributes, ChatbotWidgetAttributes, ChatbotWidgetProperties } from '../widget/template-types.js';
+import type { ChatbotWidget } from '../chatbot-widget/chatbot-widget.js';
+import type { ChatbotUsage } from '../chatbot-usage/chatbot-usage.js';
+import type { ChatbotUsageAttributes, ChatbotWidgetAttributes, ChatbotWidgetProperties } from '../browser/template-types.js';
 
 /** The props of `<chatbot-widget>` in JSX. */
 export type ChatbotWidgetJsxProps = DetailedHTMLProps<HTMLAttributes<ChatbotWidget>, ChatbotWidget> &

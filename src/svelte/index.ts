@@ -8,16 +8,16 @@
  * <chatbot-widget endpoint="/chatbot" strings={{ heading: 'Help' }} onchatbot-reply={(e) => console.log(e.detail.text)}></chatbot-widget>
  */
 import type { HTMLAttributes } from 'svelte/elements';
-import type { ChatbotWidget } from '../widget/chatbot-widget/chatbot-widget.js';
-import type { ChatbotUsage } from '../widget/chatbot-usage/chatbot-usage.js';
-import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
+import type { ChatbotWidget } from '../chatbot-widget/chatbot-widget.js';
+import type { ChatbotUsage } from '../chatbot-usage/chatbot-usage.js';
+import type { ChatbotUsageEventMap } from '../chatbot-usage/usage-events.js';
 import type {
   ChatbotEventAttributes,
   ChatbotUsageAttributes,
   ChatbotWidgetAttributes,
   ChatbotWidgetProperties,
-} from '../widget/template-types.js';
-export * from '../widget/index.js';
+} from '../browser/template-types.js';
+export * from '../browser/index.js';
 
 declare module 'svelte/elements' {
   export interface SvelteHTMLElements {

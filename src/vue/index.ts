@@ -9,9 +9,9 @@
  * // <chatbot-widget endpoint="/chatbot" :strings="{ heading: 'Help' }" @chatbot-reply="onReply" />
  */
 import type { DefineComponent } from 'vue';
-import type { ChatbotUsageEventMap } from '../widget/chatbot-usage/usage-events.js';
-import type { ChatbotEventProps, ChatbotUsageProperties, ChatbotWidgetProperties } from '../widget/template-types.js';
-export * from '../widget/index.js';
+import type { ChatbotUsageEventMap } from '../chatbot-usage/usage-events.js';
+import type { ChatbotEventProps, ChatbotUsageProperties, ChatbotWidgetProperties } from '../browser/template-types.js';
+export * from '../browser/index.js';
 
 declare module 'vue' {
   interface GlobalComponents {

@@ -1,5 +1,5 @@
 // dist/custom-elements.json (built from the elements' JSDoc by `npm run build`) against the
-// elements' own sources, read with the TypeScript parser: every element class under src/widget is
+// elements' own sources, read with the TypeScript parser: every element class under src/chatbot-widget and src/chatbot-usage is
 // in it with its tag name, and its attributes, properties, methods, events, parts and CSS custom
 // properties are exactly those of the source. Editors, Storybook and framework tools read this
 // file; a stale or hand-written entry would mislead them.
@@ -36,6 +36,8 @@ const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
   );
+/** The browser side's sources: both elements, what they share, and the entries that register them. */
+const browserSources = () => ['chatbot-widget', 'chatbot-usage', 'ui', 'browser'].flatMap((folder) => files(join(root, 'src', folder)));
 const parse = (file: string) => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
 const hasModifier = (node: ts.Node, kind: ts.SyntaxKind) =>
   ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === kind);
@@ -97,11 +99,11 @@ function readElement(file: string, node: ts.ClassDeclaration, source: ts.SourceF
   return { name: node.name!.text, file, attributes, properties, methods };
 }
 
-/** Every element class under src/widget (a class extending LitElement or another element), and the tag names the sources map to classes. */
+/** Every element class of the browser side (a class extending LitElement or another element), and the tag names the sources map to classes. */
 function readSources() {
   const elements: ElementSource[] = [];
   const tags = new Map<string, string>();
-  for (const file of files(join(root, 'src/widget'))) {
+  for (const file of browserSources()) {
     const source = parse(file);
     const visit = (node: ts.Node) => {
       if (
@@ -122,9 +124,9 @@ function readSources() {
   return { elements, tags };
 }
 
-/** The names and detail types of ChatbotEventMap in src/widget/events.ts. */
+/** The names and detail types of ChatbotEventMap in src/ui/events.ts. */
 function eventMap(): Map<string, string> {
-  const source = parse(join(root, 'src/widget/events.ts'));
+  const source = parse(join(root, 'src/ui/events.ts'));
   const map = new Map<string, string>();
   source.forEachChild((node) => {
     if (ts.isInterfaceDeclaration(node) && node.name.text === 'ChatbotEventMap') {
@@ -154,9 +156,7 @@ function folderUsage(folder: string) {
 /** Every `chatbot-…` string in the widget's sources that is not a tag name: the events it fires. */
 function firedEvents(tagNames: Iterable<string>): string[] {
   const tags = new Set(tagNames);
-  const names = files(join(root, 'src/widget')).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/'(chatbot-[a-z]+)'/g)].map((m) => m[1]!),
-  );
+  const names = browserSources().flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/'(chatbot-[a-z]+)'/g)].map((m) => m[1]!));
   return sorted(names.filter((name) => !tags.has(name)));
 }
 
@@ -249,7 +249,7 @@ test('the events of <chatbot-widget> in the manifest are those of ChatbotEventMa
 test('the template typings of <chatbot-widget> name exactly its attributes and properties', () => {
   const { elements } = readSources();
   const widget = elements.find((e) => e.name === 'ChatbotWidget')!;
-  const source = parse(join(root, 'src/widget/template-types.ts'));
+  const source = parse(join(root, 'src/browser/template-types.ts'));
   let attributes: string[] = [];
   let properties: string[] = [];
   source.forEachChild((node) => {

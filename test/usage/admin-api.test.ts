@@ -1,4 +1,4 @@
-// The calls of <chatbot-usage> (src/widget/chatbot-usage/admin-api.ts, which needs only `fetch`)
+// The calls of <chatbot-usage> (src/chatbot-usage/admin-api.ts, which needs only `fetch`)
 // against the real signing handler and the real emulator over loopback HTTP: its figures are the
 // routes' figures, and each way a call can fail becomes the kind and the sentence the site owner
 // sees (the browser tests check the same on screen; these reach the failures a browser test
@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { adminTokenAuthorizer, createSigningHandler } from '../../src/server/index.js';
 import { toNodeListener } from '../../src/server/adapters/node.js';
-import { AdminApi, AdminFailure } from '../../src/widget/chatbot-usage/admin-api.js';
-import { checkRange } from '../../src/widget/chatbot-usage/month-range.js';
-import { busiestUsers } from '../../src/widget/chatbot-usage/busiest-users.js';
+import { AdminApi, AdminFailure } from '../../src/chatbot-usage/admin-api.js';
+import { checkRange } from '../../src/chatbot-usage/month-range.js';
+import { busiestUsers } from '../../src/chatbot-usage/busiest-users.js';
 import { refusedOrigin } from '../helpers/refused-port.js';
 
 const BOT = { id: 'bot_usage', apiKey: 'pk_usage', apiSecret: 'sk_usage_secret', tier: 'premium' as const };

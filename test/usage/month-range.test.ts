@@ -1,10 +1,10 @@
-// The range rules of <chatbot-usage> (src/widget/chatbot-usage/month-range.ts): dates read as
+// The range rules of <chatbot-usage> (src/chatbot-usage/month-range.ts): dates read as
 // upstream reads them (UTC), a From after To refused with a sentence naming the field, the
 // default range, and the CSV cells a spreadsheet must not run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkRange, lastTwelveMonths, parseUtc } from '../../src/widget/chatbot-usage/month-range.js';
-import { csvCell } from '../../src/widget/chatbot-usage/usage-csv.js';
+import { checkRange, lastTwelveMonths, parseUtc } from '../../src/chatbot-usage/month-range.js';
+import { csvCell } from '../../src/chatbot-usage/usage-csv.js';
 
 test('dates are UTC: a date alone is midnight UTC, a time without offset is UTC', () => {
   assert.equal(parseUtc('2025-03-01'), Date.UTC(2025, 2, 1));

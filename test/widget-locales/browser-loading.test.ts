@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
 import { buildLanguages, LOADER_ENTRY } from '../../scripts/build-languages.js';
-import { directionOf, resolveLocale } from '../../src/widget/locales/index.js';
-import { strings as arabic } from '../../src/widget/locales/ar.js';
+import { directionOf, resolveLocale } from '../../src/ui/locales/index.js';
+import { strings as arabic } from '../../src/ui/locales/ar.js';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'";
 /** The page's own script: exposes the loader, as the widget's element would use it. */
@@ -90,7 +90,7 @@ test('a page fetches no language until asked, then only the one it shows, once, 
   try {
     assert.deepEqual(languageChunks(), [], 'nothing but the loader before a language is asked for');
     const shown = await page.evaluate(async () => {
-      const { loader } = window as unknown as { loader: typeof import('../../src/widget/locales/index.js') };
+      const { loader } = window as unknown as { loader: typeof import('../../src/ui/locales/index.js') };
       const { code } = loader.chooseLocale(null, document.documentElement.lang);
       const locale = await loader.loadLocale(code);
       await loader.loadLocale(code);
@@ -110,7 +110,7 @@ test('a page in English fetches English only (the widget gets it with its panel)
   const { page, problems } = await open('en-GB');
   try {
     const code = await page.evaluate(async () => {
-      const { loader } = window as unknown as { loader: typeof import('../../src/widget/locales/index.js') };
+      const { loader } = window as unknown as { loader: typeof import('../../src/ui/locales/index.js') };
       const { code } = loader.chooseLocale(null, document.documentElement.lang);
       return (await loader.loadLocale(code)).strings.send;
     });
@@ -148,7 +148,7 @@ test("Chromium's Intl resolves tags and directions as Node's does", async () => 
   const { page } = await open('');
   try {
     const actual = await page.evaluate((list) => {
-      const { loader } = window as unknown as { loader: typeof import('../../src/widget/locales/index.js') };
+      const { loader } = window as unknown as { loader: typeof import('../../src/ui/locales/index.js') };
       return list.map((tag) => [loader.resolveLocale([tag]), loader.directionOf(tag)]);
     }, tags);
     assert.deepEqual(actual, expected);

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildLanguages, LOADER_ENTRY as ENTRY } from '../../scripts/build-languages.js';
-import { LOCALE_CODES, loadLocale, type LocaleCode } from '../../src/widget/locales/index.js';
-import type { WidgetStrings } from '../../src/widget/strings.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
+import { LOCALE_CODES, loadLocale, type LocaleCode } from '../../src/ui/locales/index.js';
+import type { WidgetStrings } from '../../src/ui/strings.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 
 const out = mkdtempSync(join(tmpdir(), 'chatbot-widget-locales-'));
 
@@ -79,7 +79,7 @@ test('each language chunk holds that language only', () => {
 });
 
 test('the built loader loads each language from its chunk', async () => {
-  const built = (await import(pathToFileURL(join(out, ENTRY)).href)) as typeof import('../../src/widget/locales/index.js');
+  const built = (await import(pathToFileURL(join(out, ENTRY)).href)) as typeof import('../../src/ui/locales/index.js');
   for (const code of LOCALE_CODES) {
     const locale = await built.loadLocale(code);
     assert.deepEqual(locale.strings, texts.get(code), code);

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COUNTED_KEYS, PLURAL_CATEGORIES, type WidgetStrings } from '../../src/widget/strings.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
-import { LOCALE_CODES, directionOf, loadLocale } from '../../src/widget/locales/index.js';
+import { COUNTED_KEYS, PLURAL_CATEGORIES, type WidgetStrings } from '../../src/ui/strings.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
+import { LOCALE_CODES, directionOf, loadLocale } from '../../src/ui/locales/index.js';
 
-const localesDir = fileURLToPath(new URL('../../src/widget/locales/', import.meta.url));
+const localesDir = fileURLToPath(new URL('../../src/ui/locales/', import.meta.url));
 const variantPattern = new RegExp(`^(${COUNTED_KEYS.join('|')})_(${PLURAL_CATEGORIES.join('|')})$`);
 const baseKeys = Object.keys(defaultStrings)
   .filter((key) => !variantPattern.test(key))

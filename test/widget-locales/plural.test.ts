@@ -3,10 +3,10 @@
 // every count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plural } from '../../src/widget/format-text.js';
-import { withOverrides, type WidgetStrings } from '../../src/widget/strings.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
-import { loadLocale } from '../../src/widget/locales/index.js';
+import { plural } from '../../src/ui/format-text.js';
+import { withOverrides, type WidgetStrings } from '../../src/ui/strings.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
+import { loadLocale } from '../../src/ui/locales/index.js';
 
 const ar = (await loadLocale('ar')).strings;
 const he = (await loadLocale('he')).strings;

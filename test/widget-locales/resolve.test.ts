@@ -3,9 +3,9 @@
 // English with one console warning naming it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chooseLocale, directionOf, loadLocale, resolveLocale, type LocaleCode } from '../../src/widget/locales/index.js';
-import { strings as fr } from '../../src/widget/locales/fr.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
+import { chooseLocale, directionOf, loadLocale, resolveLocale, type LocaleCode } from '../../src/ui/locales/index.js';
+import { strings as fr } from '../../src/ui/locales/fr.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 
 const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['fr'], 'fr'],

@@ -6,7 +6,7 @@
 // characters it passes over.
 //
 // The bound, WORK_PER_CHARACTER × length + WORK_FIXED: the lexer reads a reply in passes that
-// each look at a position a bounded number of times (the top of ../../src/widget/markdown/
+// each look at a position a bounded number of times (the top of ../../src/ui/markdown/
 // inline.ts and block.ts say why). The block pass runs again for each level of container a line
 // is in, up to MAX_DEPTH + 1 = 13 levels, at about 15 units a character a level: the deepest
 // nesting measures about 210 units a character (`- - - … x`, a list in a list in a list …). The
@@ -17,7 +17,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { lexMarkdown } from '../../src/widget/markdown/block.js';
+import { lexMarkdown } from '../../src/ui/markdown/block.js';
 import { fuzzParameters } from '../helpers/fuzz.js';
 import { FAMILY_NAMES, hostileMarkdown, REPLY_LENGTH } from './arbitraries.js';
 import { countWork } from './work-count.js';

@@ -1,4 +1,4 @@
-// The widget's own Markdown lexer (src/widget/markdown/) against `marked`, the reference it
+// The widget's own Markdown lexer (src/ui/markdown/) against `marked`, the reference it
 // replaced: both token trees go through the widget's renderer, and the HTML must be the same,
 // for every block of this repository's README and docs (the demo answers from them), the sample
 // replies of the widget's browser tests and typical model replies. The few inputs where they differ
@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Lexer } from 'marked';
-import { renderTokens } from '../../src/widget/markdown.js';
-import { lexMarkdown } from '../../src/widget/markdown/block.js';
-import type { Token } from '../../src/widget/markdown/tokens.js';
+import { renderTokens } from '../../src/ui/markdown/render.js';
+import { lexMarkdown } from '../../src/ui/markdown/block.js';
+import type { Token } from '../../src/ui/markdown/tokens.js';
 import { testReplies } from '../widget/support/backend.js';
 import { MODEL_REPLIES } from './replies.js';
 import { serialize } from './serialize.js';

@@ -20,10 +20,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
-import type { Token } from '../../src/widget/markdown/tokens.js';
+import type { Token } from '../../src/ui/markdown/tokens.js';
 
 const SOURCES = ['block', 'inline', 'emphasis', 'tokens'];
-const root = new URL('../../src/widget/markdown/', import.meta.url);
+const root = new URL('../../src/ui/markdown/', import.meta.url);
 
 /** The lexer's sources with `globalThis.__lexerWork()` at every loop iteration and function entry. */
 function instrument(source: string): string {

@@ -2,7 +2,7 @@
 // animates or transitions, and under 480 px wide the floating panel takes the whole screen.
 // Both are emulated by Playwright itself (emulateMedia, setViewport), as a real device would set them.
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 import { assert, equal, mount, part, unmountAll, waitFor } from './support/helpers.js';
 
 const initialViewport = { width: innerWidth, height: innerHeight };

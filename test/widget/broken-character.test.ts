@@ -1,8 +1,8 @@
 // A message holding half of an emoji (a lone UTF-16 surrogate) cannot be stored as written: the
 // widget says so in the visitor's language and sends nothing, whether it was typed or sent from
 // the page's script. Through the real handler and emulator, in real Chromium.
-import { strings as de } from '../../src/widget/locales/de.js';
-import { strings as en } from '../../src/widget/locales/en.js';
+import { strings as de } from '../../src/ui/locales/de.js';
+import { strings as en } from '../../src/ui/locales/en.js';
 import {
   assert,
   bubbleTexts,

@@ -3,7 +3,7 @@
 // refused or missing (a hidden field copied with execCommand, inside the shadow root), the failure
 // message when nothing can copy (the error line, seen and heard), and the keyboard path; axe-core
 // on the copied and the failed states.
-import type { ChatbotCopyDetail } from '../../src/widget/index.js';
+import type { ChatbotCopyDetail } from '../../src/browser/index.js';
 import { axeViolations } from './support/axe.js';
 import { assert, equal, mount, network, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { announcement, press, tabTo } from './support/keyboard.js';

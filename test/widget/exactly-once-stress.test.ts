@@ -3,7 +3,7 @@
 // of the sends' connections after storing them (support/backend.ts, `stress-` namespaces; the
 // faults come from a fixed seed). The verdict is counted from upstream, message by message:
 // every text sent is stored exactly once, none is lost.
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 import {
   assert,
   browserOnline,

@@ -3,8 +3,8 @@
 // (never by text, so repeated short texts all stay); a reload during a pending reply stores the
 // message once; entries found after a reload go out in order with their keys. Real handler and
 // emulator behind (support/backend.ts).
-import type { ChatbotErrorDetail } from '../../src/widget/index.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
+import type { ChatbotErrorDetail } from '../../src/browser/index.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 import {
   absoluteEndpoint,
   assert,

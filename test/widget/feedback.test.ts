@@ -3,7 +3,7 @@
 // IndexedDB (a reload shows it, another tab sees it, reset() forgets it), the keyboard path, and
 // axe-core on the rated state.
 import { entries } from 'idb-keyval';
-import type { ChatbotFeedbackDetail } from '../../src/widget/index.js';
+import type { ChatbotFeedbackDetail } from '../../src/browser/index.js';
 import { axeViolations } from './support/axe.js';
 import { absoluteEndpoint, equal, freshNamespace, idbStore, mount, part, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { announcement, press, tabTo } from './support/keyboard.js';

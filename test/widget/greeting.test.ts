@@ -3,9 +3,9 @@
 // own path (chatbot-send, the outbox and its idempotency key); both go once a message exists. A
 // `suggestions` attribute that is not a JSON array of strings warns once and offers nothing.
 import { render } from 'lit';
-import type { ChatbotSendDetail } from '../../src/widget/index.js';
-import { renderSuggestions } from '../../src/widget/chatbot-widget/panel/greeting.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
+import type { ChatbotSendDetail } from '../../src/browser/index.js';
+import { renderSuggestions } from '../../src/chatbot-widget/panel/greeting.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 import { axeViolations } from './support/axe.js';
 import {
   assert,

@@ -13,7 +13,7 @@ import {
   waitFor,
   waitForReplies,
 } from './support/helpers.js';
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 
 afterEach(() => unmountAll());
 

@@ -3,7 +3,7 @@
 // poisoned IndexedDB (cached messages, first lines, outbox), an upstream error text, and the
 // host page's attributes and `strings`. Nothing may become markup, load from a third-party host
 // or run; see support/inert-dom.ts for the checks.
-import type { ChatbotErrorDetail, ChatbotWidget, WidgetStrings } from '../../src/widget/index.js';
+import type { ChatbotErrorDetail, ChatbotWidget, WidgetStrings } from '../../src/browser/index.js';
 import { HOSTILE_ERROR } from './support/hostile-error.js';
 import {
   absoluteEndpoint,

@@ -1,9 +1,9 @@
 // The widget's language in the browser: the `lang` attribute, else the page's `<html lang>`, each
 // matched to the closest language shipped (a region or script falls back to its language), and
 // English for a tag the widget does not ship or cannot read, with a warning naming it and no error.
-import { strings as french } from '../../src/widget/locales/fr.js';
-import { strings as japanese } from '../../src/widget/locales/ja.js';
-import { strings as english } from '../../src/widget/locales/en.js';
+import { strings as french } from '../../src/ui/locales/fr.js';
+import { strings as japanese } from '../../src/ui/locales/ja.js';
+import { strings as english } from '../../src/ui/locales/en.js';
 import { equal, mount, part, unmountAll, waitFor } from './support/helpers.js';
 
 const pageLang = document.documentElement.getAttribute('lang');

@@ -2,7 +2,7 @@
 // scroll inside their bubble, long URLs and inline code wrap), Markdown soft line breaks are
 // spaces, the visitor's one-line message is one line tall, and right-to-left pages mirror the
 // widget without anything spilling out. Every check measures boxes with getBoundingClientRect.
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 import { assert, equal, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 
 const LONG_URL = `https://example.com/${'a-path-segment-without-spaces/'.repeat(12)}end`;

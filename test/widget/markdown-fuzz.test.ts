@@ -9,7 +9,7 @@
 import { executeServerCommand } from '@web/test-runner-commands';
 import fc from 'fast-check';
 import { render } from 'lit';
-import { renderMarkdown, safeHref } from '../../src/widget/markdown.js';
+import { renderMarkdown, safeHref } from '../../src/ui/markdown/render.js';
 import { fuzzParametersFrom, type FuzzEnv } from '../helpers/fuzz.js';
 import { hostileMarkdown, REPLY_LENGTH } from '../widget-markdown/arbitraries.js';
 import { assert } from './support/helpers.js';

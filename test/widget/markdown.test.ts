@@ -3,7 +3,7 @@
 // must leave only whitelisted elements and attributes, links to http, https, mailto or tel that open
 // in a new tab without opener or referrer, no request to a third-party host and no canary set.
 import { render } from 'lit';
-import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../../src/widget/markdown.js';
+import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../../src/ui/markdown/render.js';
 import { assert, equal } from './support/helpers.js';
 import { ACTIVE_ELEMENTS, canary, expectNoThirdPartyRequest, inertProblems, withThirdParty } from './support/inert-dom.js';
 

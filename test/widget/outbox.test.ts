@@ -1,7 +1,7 @@
 // Nothing lost, nothing doubled: failed sends stay in the outbox (IndexedDB) with a Retry
 // button, survive a reload, and a resend carries the message's idempotency key, so one whose
 // first try arrived is not stored twice. Network faults come from the backend's fault switch (support/backend.ts).
-import type { ChatbotErrorDetail } from '../../src/widget/index.js';
+import type { ChatbotErrorDetail } from '../../src/browser/index.js';
 import { axeViolations } from './support/axe.js';
 import {
   absoluteEndpoint,

@@ -3,9 +3,9 @@
 // in front of the same real handler, which lists no origins) gets its requests refused by
 // CORS; `fetch` then fails exactly as without a connection, and the visitor must be told the
 // service cannot be reached, not that their own connection is gone.
-import type { ChatbotErrorDetail, ChatbotWidget } from '../../src/widget/index.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
-import { de } from '../../src/widget/locales/de.js';
+import type { ChatbotErrorDetail, ChatbotWidget } from '../../src/browser/index.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
+import { de } from '../../src/ui/locales/de.js';
 import { assert, browserOnline, endpointOf, equal, freshNamespace, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
 import { thirdPartyOrigin } from './support/inert-dom.js';
 

@@ -1,6 +1,6 @@
 // registerChatbotWidget: the widget under a name of the site's choosing, next to the default one
 // (one constructor cannot be defined twice, so each further name needs its own class).
-import { ChatbotWidget, registerChatbotWidget } from '../../src/widget/index.js';
+import { ChatbotWidget, registerChatbotWidget } from '../../src/browser/index.js';
 import { assert, endpointOf, equal, freshNamespace, part, unmountAll } from './support/helpers.js';
 
 afterEach(() => unmountAll());

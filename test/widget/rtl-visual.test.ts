@@ -4,7 +4,7 @@
 // change with the clock), focus rings and the caret are hidden so only layout is compared.
 import { visualDiff } from '@web/test-runner-visual-regression';
 import { equal, mount, part, parts, unmountAll, waitForReplies } from './support/helpers.js';
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 
 afterEach(() => unmountAll());
 

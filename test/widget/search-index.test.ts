@@ -1,10 +1,10 @@
 // The history search's parts: folding (accents, case, width), words of unspaced scripts with and
 // without Intl.Segmenter, ranking (words found, whole over prefix, newer on ties), passages.
 import { assert, equal } from './support/helpers.js';
-import { fold, tokenize, useSegmenter } from '../../src/widget/search/tokenize.js';
-import { SearchIndex, type SearchHit } from '../../src/widget/search/search-index.js';
-import { highlight } from '../../src/widget/search/highlight.js';
-import type { CachedConversation } from '../../src/widget/controllers/cached-conversation.js';
+import { fold, tokenize, useSegmenter } from '../../src/chatbot-widget/search/tokenize.js';
+import { SearchIndex, type SearchHit } from '../../src/chatbot-widget/search/search-index.js';
+import { highlight } from '../../src/chatbot-widget/search/highlight.js';
+import type { CachedConversation } from '../../src/chatbot-widget/controllers/cached-conversation.js';
 
 let ids = 0;
 /** A cached conversation of visitor messages (`[text, minutes ago]`), each followed by a bot answer. */

@@ -4,7 +4,7 @@
 import { sendKeys } from '@web/test-runner-commands';
 import { assert, browserOnline, equal, network, part, parts, unmountAll, waitFor } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 
 /** Whether the page has fetched the search code (its own module here, its own chunk when built). */
 const searchCodeLoaded = () => performance.getEntriesByType('resource').some((e) => e.name.includes('/search/search-index'));

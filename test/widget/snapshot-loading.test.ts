@@ -4,7 +4,7 @@
 // would have left them (snapshot.test.ts has the panel write its own).
 import { executeServerCommand } from '@web/test-runner-commands';
 import { axeViolations } from './support/axe.js';
-import { MAX_SNAPSHOT_DEPTH, MAX_SNAPSHOT_NODES } from '../../src/widget/panel-snapshot.js';
+import { MAX_SNAPSHOT_DEPTH, MAX_SNAPSHOT_NODES } from '../../src/chatbot-widget/panel-snapshot.js';
 import { absoluteEndpoint, assert, equal, freshNamespace, mountWatched, part, unmountAll, waitFor } from './support/helpers.js';
 
 before(() => executeServerCommand('hold-panel-code'));

@@ -4,7 +4,7 @@
 // the panel replaces them. Never when the panel is not what the next load draws first, and gone
 // whenever the conversation's first-paint record changes. (snapshot-loading.test.ts: the drawing
 // side, with the panel's code held back.)
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 import {
   absoluteEndpoint,
   assert,

@@ -4,8 +4,8 @@ import { marked } from 'marked';
 import { assert, browserOnline, equal, mount, network, part, unmountAll, waitFor } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
 import { recordDownloads } from './support/downloads.js';
-import { closeFences, escapeMarkdown, transcriptFileName, transcriptMarkdown } from '../../src/widget/transcript.js';
-import { strings as defaultStrings } from '../../src/widget/locales/en.js';
+import { closeFences, escapeMarkdown, transcriptFileName, transcriptMarkdown } from '../../src/chatbot-widget/transcript.js';
+import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 import type { Message } from '../../src/shared/types.js';
 
 const HOSTILE = [

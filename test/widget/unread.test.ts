@@ -4,7 +4,7 @@
 // everywhere, the count survives a reload, and it is announced politely.
 import { axeViolations } from './support/axe.js';
 import { equal, freshNamespace, mount, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 
 afterEach(() => unmountAll());
 

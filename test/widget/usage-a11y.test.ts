@@ -6,7 +6,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { assert, equal, part, parts } from './support/helpers.js';
 import { mountUsage, unmountUsage } from './support/usage-helpers.js';
 import { seedUsage } from './support/usage-seed.js';
-import type { ChatbotUsage } from '../../src/widget/index.js';
+import type { ChatbotUsage } from '../../src/browser/index.js';
 
 declare global {
   interface Window {

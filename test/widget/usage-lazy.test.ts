@@ -1,7 +1,7 @@
 // <chatbot-usage> costs a page nearly nothing until it is used: the widget entry registers the
 // element, but its view (chart, lists, styles) is requested only when the first one connects.
 // A file of its own: it needs a page on which no other test has connected the element yet.
-import '../../src/widget/index.js';
+import '../../src/browser/index.js';
 import { assert, equal, part } from './support/helpers.js';
 import { mountUsage, unmountUsage } from './support/usage-helpers.js';
 

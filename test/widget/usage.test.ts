@@ -5,7 +5,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { assert, equal, network, part, parts, waitFor } from './support/helpers.js';
 import { adminGet, count, countByMonth, figure, mountUsage, recordFetches, unmountUsage } from './support/usage-helpers.js';
 import { BUSIEST, HOSTILE_TEXT, LONE_USER, seedUsage } from './support/usage-seed.js';
-import type { ChatbotUsage } from '../../src/widget/index.js';
+import type { ChatbotUsage } from '../../src/browser/index.js';
 
 before(() => seedUsage());
 afterEach(() => unmountUsage());

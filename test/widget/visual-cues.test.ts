@@ -5,7 +5,7 @@
 // Screenshots cannot be taken from inside the page, so the checks read the computed styles the
 // browser resolved (colours, layers, attachments); pixel measurements of screenshots are in the
 // README (widget section).
-import type { ChatbotWidget } from '../../src/widget/index.js';
+import type { ChatbotWidget } from '../../src/browser/index.js';
 import { assert, equal, mount, part, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 
 afterEach(() => unmountAll());

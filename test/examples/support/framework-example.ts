@@ -21,7 +21,7 @@ import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../../scripts/find-b
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { createSigningHandler } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/adapters/node.js';
-import { strings as english } from '../../../src/widget/locales/en.js';
+import { strings as english } from '../../../src/ui/locales/en.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const modules = join(root, 'node_modules');
@@ -191,7 +191,7 @@ export function testExample(which: keyof typeof variants): void {
   before(startBackendAndBrowser);
   after(stopAll);
   test(`examples/${variant.example} with ${variant.name}: type-checks, builds, and the widget works in Chromium`, async () => {
-    assert.ok(existsSync(join(root, 'dist/lib/widget/index.js')), 'dist/ is missing: run `npm run build`');
+    assert.ok(existsSync(join(root, 'dist/lib/browser/index.js')), 'dist/ is missing: run `npm run build`');
     const dir = join(root, 'examples', variant.example);
     linkPackage(variant.example);
     variant.typecheck(dir);

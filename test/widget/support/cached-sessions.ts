@@ -3,7 +3,7 @@
  * current one), the others seeded upstream and opened once from the history pane, which is what
  * caches a conversation. Then the connection can be cut: search and transcript read the cache.
  */
-import type { ChatbotWidget } from '../../../src/widget/index.js';
+import type { ChatbotWidget } from '../../../src/browser/index.js';
 import { bubbleTexts, mount, part, parts, seed, storedIdentity, waitFor, waitForReplies } from './helpers.js';
 
 const DAY = 86_400_000;

@@ -3,8 +3,8 @@
  * typing like a visitor, and the backend's test routes (see backend.ts).
  */
 import { createStore, get, set } from 'idb-keyval';
-import '../../../src/widget/index.js';
-import type { ChatbotWidget } from '../../../src/widget/index.js';
+import '../../../src/browser/index.js';
+import type { ChatbotWidget } from '../../../src/browser/index.js';
 
 export function assert(condition: unknown, message = 'assertion failed'): asserts condition {
   if (!condition) throw new Error(message);

@@ -3,8 +3,8 @@
  * backend's admin token, the admin routes read directly (what the element must show), and the
  * element's `chatbot-error` events recorded.
  */
-import '../../../src/widget/index.js';
-import type { ChatbotUsage, ChatbotUsageErrorDetail } from '../../../src/widget/index.js';
+import '../../../src/browser/index.js';
+import type { ChatbotUsage, ChatbotUsageErrorDetail } from '../../../src/browser/index.js';
 import type { MonthlyUsage } from '../../../src/shared/types.js';
 import { ADMIN_TOKEN } from './admin-token.js';
 import { endpointOf, equal, freshNamespace } from './helpers.js';

@@ -1,0 +1,326 @@
+/**
+ * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
+ *
+ * It owns the connection (one handler, one visitor) and hands it to the controllers that do the
+ * work, one job each:
+ * - {@link OutboxSender}: the outbox and the exactly-once path of a message;
+ * - {@link Conversation}: the conversation shown, its cache, revalidation and paging;
+ * - {@link SessionHistory}: the history pane;
+ * - {@link TabSync}: notes between the tabs of the site.
+ * What concerns them all is done here: the first read of storage, identity changes, notes from
+ * other tabs, reset. Ending a connection aborts its signal, which stops all work begun for it.
+ */
+import type { ReactiveController } from 'lit';
+import type { ChatbotErrorDetail } from '../../ui/events.js';
+import { afterNextPaint } from '../../ui/after-paint.js';
+import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
+import { Conversation } from './conversation.js';
+import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
+import { readFirstPaint } from './first-paint-record.js';
+import type { CachedConversation } from './cached-conversation.js';
+import { HistoryCache } from './history-cache.js';
+import { Outbox } from './outbox.js';
+import { OutboxSender, type OutboxRead } from './outbox-sender.js';
+import { SessionHistory } from './session-history.js';
+import { openStorage, type KeyValueStorage } from './storage.js';
+import { TabSync, type TabNote } from './tab-sync.js';
+import { Transport, type SendQuota } from './transport.js';
+import { UnreadReplies } from './unread-replies.js';
+
+export type { ConversationHost } from './connection.js';
+export type { ViewMessage } from './view-message.js';
+
+export class ChatController implements ReactiveController {
+  /** The first read of the cache is done (or there was nothing to read). */
+  ready = false;
+  /** The latest error in words, for the `error` part. */
+  error: ChatbotErrorDetail | undefined;
+  /** The visitor's tightest send window, as the handler last reported it. */
+  quota: SendQuota | undefined;
+  readonly sender: OutboxSender;
+  readonly conversation: Conversation;
+  readonly history: SessionHistory;
+  /** The visitor's ratings of bot messages. */
+  readonly feedback: FeedbackStore;
+  /** Bot replies no tab has shown yet (the launcher's badge). */
+  readonly unread: UnreadReplies;
+
+  readonly #storage: KeyValueStorage;
+  readonly #cache: HistoryCache;
+  readonly #outbox: Outbox;
+  readonly #sync = new TabSync((note) => void this.#onNote(note));
+  #connection: Connection | undefined;
+  #abort: AbortController | undefined;
+  /** Back online: failures the network caused are sent again, with their keys. */
+  readonly #onOnline = () => void this.sender.retryNetworkFailures();
+  /**
+   * This tab stops sending for good (its page is closed, not kept for the back button; or the
+   * element was removed, see {@link hostDisconnected}): whatever it had pending is left to the
+   * other tabs, which would otherwise show it pending until their next send or a reload. A send
+   * it had on its way is sent again with the same key, which the handler answers with the first
+   * outcome.
+   */
+  readonly #onLeave = (event: PageTransitionEvent) => {
+    if (!event.persisted && this.#pending) this.#sync.post({ type: 'left' });
+  };
+
+  get #pending() {
+    return this.sender.entries.some((e) => e.state === 'pending');
+  }
+
+  readonly #host: ConversationHost;
+  constructor(host: ConversationHost, report: ReportFailure) {
+    this.#host = host;
+
+    this.#storage = openStorage();
+    this.#cache = new HistoryCache(this.#storage);
+    this.#outbox = new Outbox(this.#storage);
+    this.feedback = new FeedbackStore(this.#storage);
+    this.unread = new UnreadReplies(this.#storage, (shared) => {
+      if (shared) this.#sync.post({ type: 'unread' });
+      host.requestUpdate();
+    });
+    const context: ControllerContext = {
+      host,
+      fail: (failure, localId) => {
+        this.error = report(failure, localId);
+        host.requestUpdate();
+      },
+      changed: () => this.#sync.post({ type: 'changed' }),
+    };
+    this.sender = new OutboxSender(this.#outbox, context, () => void this.conversation.revalidate());
+    this.history = new SessionHistory(this.#cache, context);
+    this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
+    host.addController(this);
+  }
+
+  hostConnected() {
+    addEventListener('online', this.#onOnline);
+    addEventListener('pagehide', this.#onLeave);
+  }
+
+  hostDisconnected() {
+    removeEventListener('online', this.#onOnline);
+    removeEventListener('pagehide', this.#onLeave);
+    const left = this.#pending;
+    this.#end();
+    // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
+    setTimeout(() => {
+      if (this.#host.isConnected) return;
+      if (left) this.#sync.post({ type: 'left' });
+      this.#sync.close();
+    });
+  }
+
+  /** Ends the connection: everything begun for it stops, and every controller starts empty. */
+  #end(next?: Connection) {
+    this.#abort?.abort();
+    this.#abort = undefined;
+    this.#connection = next;
+    this.sender.use(next);
+    this.conversation.use(next);
+    this.history.use(next);
+    if (!next) this.unread.use(undefined);
+  }
+
+  /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
+  async connect(endpoint: string, open: boolean) {
+    this.ready = false;
+    this.error = undefined;
+    this.quota = undefined;
+    if (!endpoint) {
+      this.#end();
+      return;
+    }
+    const abort = new AbortController();
+    const transport = new Transport(
+      endpoint,
+      this.#storage,
+      () => void this.#onIdentity(connection),
+      (quota) => {
+        this.quota = quota;
+        this.#host.requestUpdate();
+      },
+    );
+    const connection: Connection = { transport, signal: abort.signal };
+    this.#end(connection);
+    this.#abort = abort;
+    this.#sync.use(transport.base);
+    this.unread.use(transport.base);
+    void this.unread.load();
+    const loading = this.#load(connection);
+    this.conversation.loaded = loading;
+    await loading;
+    if (abort.signal.aborted) return;
+    this.ready = true;
+    this.#host.requestUpdate();
+    void transport.revokeForgotten();
+    if (open) void this.conversation.revalidate();
+    void this.sender.pump();
+  }
+
+  async #load(connection: Connection) {
+    const { transport, signal } = connection;
+    // The newest messages are drawn in the render this runs before (it runs in the element's
+    // willUpdate), read synchronously from the first-paint record; the whole cached history
+    // (up to thousands of messages to deserialize) only once that frame is on screen.
+    const painted = readFirstPaint(transport.base);
+    if (painted) this.conversation.current = painted.conversation;
+    let confirmed = false;
+    try {
+      const [identity, outbox] = await Promise.all([transport.storedIdentity(), this.sender.read()]);
+      if (signal.aborted) return;
+      transport.nameVisitor(); // also names a visitor stored by an earlier version
+      confirmed = painted !== undefined && painted.userId === identity?.userId;
+      let read: OutboxRead | undefined = outbox;
+      if (confirmed) {
+        this.sender.adopt(outbox);
+        this.#host.requestUpdate();
+        await afterNextPaint();
+        read = undefined; // read again: a frame has passed
+      }
+      await this.#loadFromStorage(connection, read);
+    } catch {
+      // storage read failed: the widget still works, uncached
+    } finally {
+      // Drawn but not the stored visitor's after all (their identity changed in a way the
+      // record missed, or it could not be read): taken down.
+      if (painted && !confirmed && this.conversation.current === painted.conversation) {
+        this.conversation.current = undefined;
+        this.#host.requestUpdate();
+      }
+    }
+  }
+
+  /** (Re)reads cached sessions, the current conversation and the outbox (`outbox`, when just read). */
+  async #loadFromStorage(connection: Connection, outbox?: OutboxRead) {
+    const { transport, signal } = connection;
+    const identity = await transport.storedIdentity();
+    if (identity) {
+      this.#cache.use(transport.base, identity.userId);
+      this.feedback.use(transport.base, identity.userId);
+    }
+    const [stored, currentId, cachedSessions, lines] = await Promise.all([
+      outbox ?? this.sender.read(),
+      identity ? this.#cache.currentSessionId() : undefined,
+      identity ? this.#cache.loadSessions() : undefined,
+      identity ? this.#cache.loadFirstLines() : undefined,
+      identity ? this.feedback.load() : undefined,
+    ]);
+    const current = currentId ? await this.#cache.loadConversation(currentId) : undefined;
+    if (signal.aborted) return;
+    this.history.restore(cachedSessions, lines);
+    this.sender.adopt(stored);
+    if (current) this.conversation.restore(current);
+    this.#host.requestUpdate();
+  }
+
+  /** A new visitor (first send, or the old token refused): what was shown was someone else's. */
+  async #onIdentity(connection: Connection) {
+    if (connection.signal.aborted) return;
+    const identity = await connection.transport.storedIdentity();
+    this.conversation.current = this.conversation.viewed = undefined;
+    this.conversation.viewing = undefined;
+    this.history.use(connection);
+    this.#cache.use(connection.transport.base, identity?.userId ?? '');
+    this.feedback.use(connection.transport.base, identity?.userId ?? '');
+    this.#sync.post({ type: 'identity' });
+    this.#host.requestUpdate();
+  }
+
+  async #onNote(note: TabNote) {
+    const connection = this.#connection;
+    if (!connection) return;
+    if (note.type === 'unread') return this.unread.load();
+    // Another tab reset the visitor or got a new one: start over from storage.
+    if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
+    else await this.#loadFromStorage(connection);
+    // Across tabs one sends at a time (Web Locks), each entry re-read before it goes; without
+    // them every tab left would send it (and tell of its reply), so they leave it be.
+    if (note.type === 'left' && navigator.locks) void this.sender.pump();
+  }
+
+  /**
+   * Queues a message (see {@link OutboxSender.send}) once the first read of storage is done.
+   * Resolves to the local id, or undefined when the text is empty or `chatbot-send` was cancelled.
+   */
+  async send(text: string, file?: string): Promise<string | undefined> {
+    const content = text.trim();
+    await this.conversation.loaded;
+    if (!content || !this.#connection) return undefined;
+    this.conversation.viewing = undefined;
+    this.error = undefined;
+    return this.sender.send(content, file);
+  }
+
+  /**
+   * A conversation as cached, for the transcript: the shown one's messages in memory (a superset
+   * of its stored copy), any other's from storage. Undefined when nothing is cached for it.
+   */
+  async cachedConversation(sessionId: string): Promise<CachedConversation | undefined> {
+    await this.conversation.loaded;
+    return (
+      this.#inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined))
+    );
+  }
+
+  /** Every cached conversation, the shown ones as held in memory, for the history search. */
+  async cachedConversations(): Promise<CachedConversation[]> {
+    await this.conversation.loaded;
+    const held = this.#inMemory();
+    const stored = await this.#cache.loadConversations().catch(() => []);
+    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
+  }
+
+  #inMemory(): CachedConversation[] {
+    const { current, viewed } = this.conversation;
+    return [current, viewed].filter((c): c is CachedConversation => !!c?.messages.length);
+  }
+
+  /** Sends a failed message again (the Retry button). */
+  retry(localId: string) {
+    this.error = undefined;
+    return this.sender.retry(localId);
+  }
+
+  /** Rates a bot message (or takes the rating back: `undefined`), remembered here and in the other tabs. */
+  async rate(messageId: string, value: FeedbackValue | undefined) {
+    const rating = this.feedback.set(messageId, value);
+    this.#host.requestUpdate();
+    await rating;
+    this.#sync.post({ type: 'changed' });
+  }
+
+  dismissError() {
+    this.error = undefined;
+    this.#host.requestUpdate();
+  }
+
+  /**
+   * Revokes the visitor's token at the handler, then forgets the identity, the cache and the
+   * outbox of this endpoint, here and in the other tabs. If the handler cannot be reached
+   * (offline), the visitor is forgotten here all the same, and the token is kept aside only to
+   * be revoked on a later connection (see {@link Transport.revokeIdentity}); until then it stays
+   * valid at the handler, to whoever holds a copy, at most until it expires.
+   */
+  async reset() {
+    const connection = this.#connection;
+    // Aborted work settles before anything is deleted, so no late write re-creates it.
+    const settling = this.conversation.settled();
+    this.#end();
+    this.error = undefined;
+    this.#host.requestUpdate();
+    if (!connection) return;
+    const { transport } = connection;
+    await settling;
+    await transport.revokeIdentity();
+    this.#outbox.use(transport.base);
+    await this.#outbox.clear();
+    await this.#cache.clearEndpoint(transport.base);
+    await this.feedback.clearEndpoint(transport.base);
+    await this.unread.forget(transport.base);
+    await transport.forgetIdentity();
+    this.#sync.post({ type: 'reset' });
+    await this.connect(transport.base, false);
+  }
+}

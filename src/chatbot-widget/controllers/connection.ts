@@ -1,0 +1,37 @@
+/**
+ * What every controller of the conversation shares: the host element it renders through, and
+ * the connection to one handler for one visitor. A connection ends (its `signal` aborts) when the
+ * endpoint changes, the element is removed or the visitor is reset; work that was under way for
+ * it then stops where it stands instead of writing a stale view, in the way `@lit/task` aborts a
+ * stale run. Controllers check `signal.aborted` after each await, and hand the signal to fetch.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import type { ChatbotErrorDetail } from '../../ui/events.js';
+import type { RequestFailure, Transport } from './transport.js';
+
+export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
+  readonly pageSize: number;
+  readonly userName: string;
+}
+
+/** Describes a failure in the visitor's words and reports it (`chatbot-error`). */
+export type ReportFailure = (failure: RequestFailure, localId?: string) => ChatbotErrorDetail;
+
+export interface Connection {
+  readonly transport: Transport;
+  readonly signal: AbortSignal;
+}
+
+/** Thrown (and swallowed) when a connection ended while its work was waiting. */
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** What controllers need from the one that owns them: redraw, and report a failure in words. */
+export interface ControllerContext {
+  readonly host: ConversationHost;
+  /** Shows and reports a failure (the `error` part and `chatbot-error`). */
+  fail(failure: RequestFailure, localId?: string): void;
+  /** Tells the other tabs that IndexedDB changed. */
+  changed(): void;
+}
