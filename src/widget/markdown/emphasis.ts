@@ -64,29 +64,50 @@ export function matchEmphasis(items: Item[], src: string): void {
   }
 }
 
-/** Nests the scanned items into tokens following the matches; unmatched delimiters are text. */
-export function build(items: Item[]): Token[] {
+/**
+ * Nests the scanned items into tokens following the matches. `items[k]` spans `src` from
+ * `starts[k]` to `ends[k]`; what lies between items is plain text, and so are the characters of
+ * delimiters that no match used: each stretch of them becomes one text token, cut from `src` once.
+ */
+export function build(items: Item[], starts: number[], ends: number[], src: string): Token[] {
   const root: Token[] = [];
   const stack: Token[][] = [root];
-  const add = (token: Token) => {
-    const into = stack.at(-1)!;
-    const last = into.at(-1);
-    if (token.type === 'text' && last?.type === 'text') last.raw = last.text += token.text;
-    else into.push(token);
+  let from = 0; // where the plain text not yet added begins
+  /** Adds the plain text from `from` up to `to` (none if empty). */
+  const text = (to: number) => {
+    if (to > from) {
+      const text = src.slice(from, to);
+      stack.at(-1)!.push({ type: 'text', raw: text, text });
+    }
+    from = to;
   };
-  for (const item of items) {
+  items.forEach((item, k) => {
     if (item.type !== 'delim') {
-      add(item);
-      continue;
+      text(starts[k]!);
+      stack.at(-1)!.push(item);
+      from = ends[k]!;
+      return;
     }
-    for (const span of item.closes) {
-      span.tokens = stack.pop()!;
-      add(span);
+    // A run no match used is plain text like the text around it.
+    if (!item.closes.length && !item.opens.length) return;
+    // Its characters left over are text between the spans it closes and those it opens. They are
+    // all alike, so which of them are cut does not matter: its first ones, when it closes
+    // nothing (they follow the text before it), else its last ones.
+    if (item.closes.length) {
+      text(item.pos);
+      for (const span of item.closes) {
+        span.tokens = stack.pop()!;
+        stack.at(-1)!.push(span);
+      }
+      from = item.pos + item.len - item.left;
     }
-    const literal = item.char.repeat(item.left);
-    if (literal) add({ type: 'text', raw: literal, text: literal });
-    for (const _span of item.opens) stack.push([]);
-  }
+    if (item.opens.length) {
+      text(item.closes.length ? item.pos + item.len : item.pos + item.left);
+      for (const _span of item.opens) stack.push([]);
+      from = item.pos + item.len;
+    }
+  });
+  text(src.length);
   // Openers never closed leave no frames: every frame pushed was for a match, closed later.
   return root;
 }
