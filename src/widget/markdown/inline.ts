@@ -225,7 +225,7 @@ function delimiter(char: string, pos: number, len: number, before: string | unde
   const close =
     rightFlanking && (!intraword || !isLeftFlanking(spaceBefore, spaceAfter, closerPunctBefore, closerPunctAfter) || closerPunctAfter);
   if (!open && !close) return undefined;
-  return { type: 'delim', char, pos, len, left: len, open, close, opens: [], closes: [] };
+  return { type: 'delim', char, pos, len, left: len, open, close };
 }
 
 /**
