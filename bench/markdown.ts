@@ -38,10 +38,11 @@ const FAMILIES: { name: string; hostile: string; twin: string }[] = [
   { name: 'links never closed', hostile: filled('[a](()'), twin: words },
   { name: 'open brackets', hostile: filled('[!['), twin: words },
   { name: 'emphasis *_*_', hostile: filled('*_'), twin: filled('*a*_a_') },
-  { name: 'emphasis of every kind a*_~', hostile: filled('a*_~'), twin: filled('a *a* _a_ ~a~ ') },
+  // As many `em` (1,500) and `del` (1) as the hostile one draws.
+  { name: 'emphasis of every kind a*_~', hostile: filled('a*_~'), twin: '~a~ ' + filled('*a* bcd ').slice(0, LENGTH - 4) },
   { name: 'intraword underscores', hostile: filled('_a'), twin: words },
   { name: 'unclosed emphasis', hostile: filled('*a **b '), twin: words },
-  { name: 'backtick runs', hostile: filled('`a``b'), twin: filled('`a` b ') },
+  { name: 'backtick runs', hostile: filled('`a``b'), twin: filled('`a` bc `d` efg ') }, // 1,600 code spans each
   { name: 'tags never closed', hostile: filled('<a x="'), twin: words },
   { name: 'comments never closed', hostile: filled('x <!--a'), twin: words },
   { name: 'e-mail-like words', hostile: filled('a_b.c-') + '@', twin: words },
@@ -51,8 +52,13 @@ const FAMILIES: { name: string; hostile: string; twin: string }[] = [
     // The same eleven lists, one in another, around words.
     twin: '> ' + '- '.repeat(11) + words.slice(24),
   },
-  // Emphasis, code spans, line breaks and struck text, as many of each as the hostile one draws.
-  { name: 'everything', hostile: filled('*_~`[]()<>!\\\n'), twin: filled('*a* `b` `c` `d` ~e~ f\\\ng\\\nh\\\n word word word word ') },
+  // Emphasis, code spans, empty links (`[]()`, drawn as nothing), line breaks and struck text, as
+  // many of each as the hostile one lexes.
+  {
+    name: 'everything',
+    hostile: filled('*_~`[]()<>!\\\n'),
+    twin: filled('*a* `b` `c` `d` ~e~ []() []() []() f\\\ng\\\nh\\\n' + 'word '.repeat(6) + 'wor '),
+  },
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

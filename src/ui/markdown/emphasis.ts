@@ -14,9 +14,9 @@ export interface Delim {
   left: number;
   open: boolean;
   close: boolean;
-  /** The emphasis it opens or closes, innermost first. */
-  opens: Span[];
-  closes: Span[];
+  /** The emphasis it opens or closes, innermost first: made at its first match (most runs of a hostile text match none). */
+  opens?: Span[];
+  closes?: Span[];
 }
 export type Item = Token | Delim;
 
@@ -30,7 +30,8 @@ export function matchEmphasis(items: Item[], src: string): void {
   const floors = new Map<string, number>();
   for (const closer of items) {
     if (closer.type !== 'delim') continue;
-    const kind = `${closer.char}${closer.char === '~' ? closer.len : `${closer.open}${closer.len % 3}`}`;
+    // Named only for a run that closes: most runs of a hostile text (`*a **b *a …`) only open.
+    const kind = closer.close ? `${closer.char}${closer.char === '~' ? closer.len : `${closer.open}${closer.len % 3}`}` : '';
     while (closer.close && closer.left > 0) {
       let at = openers.length - 1;
       const floor = floors.get(kind) ?? 0;
@@ -53,8 +54,8 @@ export function matchEmphasis(items: Item[], src: string): void {
       const from = opener.pos + opener.left - used;
       const to = closer.pos + closer.len - closer.left + used;
       const span: Span = { type: closer.char === '~' ? 'del' : used === 2 ? 'strong' : 'em', raw: src.slice(from, to), tokens: [] };
-      opener.opens.push(span);
-      closer.closes.push(span);
+      (opener.opens ??= []).push(span);
+      (closer.closes ??= []).push(span);
       opener.left -= used;
       closer.left -= used;
       openers.length = opener.left ? at + 1 : at;
@@ -64,29 +65,51 @@ export function matchEmphasis(items: Item[], src: string): void {
   }
 }
 
-/** Nests the scanned items into tokens following the matches; unmatched delimiters are text. */
-export function build(items: Item[]): Token[] {
+/**
+ * Nests the scanned items into tokens following the matches. `items[k]` spans `src` from
+ * `starts[k]` to `ends[k]`; what lies between items is plain text, and so are the characters of
+ * delimiters that no match used: each stretch of them becomes one text token, cut from `src` once.
+ */
+export function build(items: Item[], starts: number[], ends: number[], src: string): Token[] {
   const root: Token[] = [];
   const stack: Token[][] = [root];
-  const add = (token: Token) => {
-    const into = stack.at(-1)!;
-    const last = into.at(-1);
-    if (token.type === 'text' && last?.type === 'text') last.raw = last.text += token.text;
-    else into.push(token);
+  let from = 0; // where the plain text not yet added begins
+  /** Adds the plain text from `from` up to `to` (none if empty). */
+  const text = (to: number) => {
+    if (to > from) {
+      const text = src.slice(from, to);
+      stack.at(-1)!.push({ type: 'text', raw: text, text });
+    }
+    from = to;
   };
-  for (const item of items) {
+  items.forEach((item, k) => {
     if (item.type !== 'delim') {
-      add(item);
-      continue;
+      text(starts[k]!);
+      stack.at(-1)!.push(item);
+      from = ends[k]!;
+      return;
     }
-    for (const span of item.closes) {
-      span.tokens = stack.pop()!;
-      add(span);
+    // A run no match used is plain text like the text around it.
+    const { opens, closes } = item;
+    if (!closes && !opens) return;
+    // Its characters left over are text between the spans it closes and those it opens. They are
+    // all alike, so which of them are cut does not matter: its first ones, when it closes
+    // nothing (they follow the text before it), else its last ones.
+    if (closes) {
+      text(item.pos);
+      for (const span of closes) {
+        span.tokens = stack.pop()!;
+        stack.at(-1)!.push(span);
+      }
+      from = item.pos + item.len - item.left;
     }
-    const literal = item.char.repeat(item.left);
-    if (literal) add({ type: 'text', raw: literal, text: literal });
-    for (const _span of item.opens) stack.push([]);
-  }
+    if (opens) {
+      text(closes ? item.pos + item.len : item.pos + item.left);
+      for (const _span of opens) stack.push([]);
+      from = item.pos + item.len;
+    }
+  });
+  text(src.length);
   // Openers never closed leave no frames: every frame pushed was for a match, closed later.
   return root;
 }

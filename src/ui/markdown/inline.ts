@@ -21,13 +21,21 @@
  *   expressions tried at one `<`, which stop within the tag they would match.
  * Emphasis is matched in one pass over the delimiter runs: a closer looks at openers only down to
  * the floor of its kind, which a failed search raises (CommonMark's "openers bottom").
+ *
+ * Plain text is not collected as it is scanned: the scan lists the tokens and delimiter runs with
+ * where each starts and ends, and the text between them is cut from the source once emphasis is
+ * matched, one slice for each stretch between two elements (./emphasis.ts). A run that can
+ * neither open nor close is never listed.
  */
 import { build, matchEmphasis, type Delim, type Item } from './emphasis.js';
 import { refLabel, unescape, type Refs, type Token } from './tokens.js';
 
 /** Whitespace (or the edge of the text); ASCII without a regular expression, as it is read for most characters. */
 const isSpace = (c: string | undefined) => c === undefined || c <= ' ' || (c > '~' && /\s/.test(c));
-const isPunct = (c: string | undefined) => c !== undefined && /[\p{P}\p{S}]/u.test(c);
+/** Punctuation or a symbol: every printable ASCII character but letters and digits, read without a regular expression. */
+const isPunct = (c: string | undefined) =>
+  c !== undefined &&
+  (c <= '~' ? c > ' ' && !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) : /[\p{P}\p{S}]/u.test(c));
 /** Characters an e-mail address may start with (after a character not in EMAIL_TEXT). */
 const EMAIL_LOCAL = /[\w.+-]/;
 const EMAIL_TEXT = /[\w.!#$%&'*+/=?`{|}~-]/;
@@ -90,20 +98,21 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
     while (unclosed.length && unclosed.at(-1)! < from) unclosed.pop();
     return unclosed.at(-1) ?? runEnd;
   };
+  /** Where each item starts and ends in `src`: what lies between two items is plain text. */
+  const starts: number[] = [];
+  const ends: number[] = [];
   let start = 0; // where the pending plain text begins
   let floor = 0; // just after the last token (or delimiter run) that was not plain text
   let i = 0;
 
-  const text = (s: string) => {
-    const last = items.at(-1);
-    if (last?.type === 'text') last.raw = last.text += s;
-    else if (s) items.push({ type: 'text', raw: s, text: s });
-  };
   const push = (item: Item, end: number) => {
-    text(src.slice(start, i));
     items.push(item);
+    starts.push(i);
+    ends.push(end);
     i = start = floor = end;
   };
+  /** A link's tables (see destinationEnds), made the first time a link needs them. */
+  const linkTables = () => (parens ??= destinationEnds(src));
   /** The end of the code span whose opening backticks end at `from`, or -1. */
   const codeEnd = (from: number, ticks: number): number => {
     if (from >= (failedFrom[ticks] ?? Infinity)) return -1;
@@ -145,15 +154,15 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
     } else if (c === '*' || c === '_' || c === '~') {
       let end = i;
       while (src[end] === c) end++;
-      const run = c === '~' && end - i > 2 ? undefined : delimiter(c, i, end - i, src[i - 1], src[end]);
-      if (!run)
+      let run: Delim | undefined;
+      if (c === '~' && end - i > 2)
         i = end; // more than two `~`: text
-      else if (run.open || run.close) push(run, end);
+      else if ((run = delimiter(c, i, end - i, src[i - 1], src[end]))) push(run, end);
       // A run that can neither open nor close (`_` inside a word) stays in the text, though it
       // still ends a token as a delimiter would (a URL or an address may start after it).
       else i = floor = end;
     } else if (c === '[' || (c === '!' && src[i + 1] === '[')) {
-      const link = lexLink(src, i, refs, codeEnd, () => (parens ??= destinationEnds(src)));
+      const link = lexLink(src, i, refs, codeEnd, linkTables);
       if (link) push(link, i + link.raw.length);
       else i++;
     } else if (c === '<') {
@@ -187,42 +196,44 @@ export function lexInline(src: string, refs: Refs, inLink = false): Token[] {
       }
     } else i++;
   }
-  text(src.slice(start));
   matchEmphasis(items, src);
-  return build(items);
+  return build(items, starts, ends, src);
 }
 
 /**
- * A run of `len` characters `char` at `pos`, between `before` and `after`: whether it may open or
- * close emphasis, by CommonMark's flanking rules. As `marked` reads GFM, a `~` next to `*` or `_`
- * counts as a letter, except after a closing `_`; a `_` inside a word (flanking both ways)
- * neither opens nor closes.
+ * A run of `len` characters `char` at `pos`, between `before` and `after`, if it may open or close
+ * emphasis by CommonMark's flanking rules; undefined if it may do neither (it is plain text, and
+ * nothing is made for it). As `marked` reads GFM, a `~` next to `*` or `_` counts as a letter,
+ * except after a closing `_`; a `_` inside a word (flanking both ways) neither opens nor closes.
  */
-function delimiter(char: string, pos: number, len: number, before: string | undefined, after: string | undefined): Delim {
-  const [spaceBefore, spaceAfter, punctuationBefore, punctuationAfter] = [isSpace(before), isSpace(after), isPunct(before), isPunct(after)];
-  /** Whether the run is left- and right-flanking, and which sides are punctuation; a `~` counts as a letter unless `tildeIsPunct`. */
-  const flanking = (tildeIsPunct: boolean) => {
-    const punctBefore = punctuationBefore && (tildeIsPunct || before !== '~');
-    const punctAfter = punctuationAfter && (tildeIsPunct || after !== '~');
-    const left = !spaceAfter && (!punctAfter || spaceBefore || punctBefore);
-    const right = !spaceBefore && (!punctBefore || spaceAfter || punctAfter);
-    return [left, right, punctBefore, punctAfter] as const;
-  };
-  const [leftFlanking, rightAsOpener, punctBefore] = flanking(char === '~');
-  const [leftAsCloser, rightFlanking, , punctAfter] = flanking(char !== '*');
+function delimiter(char: string, pos: number, len: number, before: string | undefined, after: string | undefined): Delim | undefined {
+  const spaceBefore = isSpace(before);
+  const spaceAfter = isSpace(after);
+  const punctuationBefore = isPunct(before);
+  const punctuationAfter = isPunct(after);
+  // Which sides are punctuation, as an opener and as a closer: a `~` beside the run counts as a
+  // letter unless the run is of `~` (opener), or of `_` or `~` (closer).
+  const openerPunctBefore = punctuationBefore && (char === '~' || before !== '~');
+  const openerPunctAfter = punctuationAfter && (char === '~' || after !== '~');
+  const closerPunctBefore = punctuationBefore && (char !== '*' || before !== '~');
+  const closerPunctAfter = punctuationAfter && (char !== '*' || after !== '~');
+  const leftFlanking = isLeftFlanking(spaceBefore, spaceAfter, openerPunctBefore, openerPunctAfter);
+  const rightFlanking = isLeftFlanking(spaceAfter, spaceBefore, closerPunctAfter, closerPunctBefore);
   const intraword = char === '_';
-  return {
-    type: 'delim',
-    char,
-    pos,
-    len,
-    left: len,
-    open: leftFlanking && (!intraword || !rightAsOpener || punctBefore),
-    close: rightFlanking && (!intraword || !leftAsCloser || punctAfter),
-    opens: [],
-    closes: [],
-  };
+  const open =
+    leftFlanking && (!intraword || !isLeftFlanking(spaceAfter, spaceBefore, openerPunctAfter, openerPunctBefore) || openerPunctBefore);
+  const close =
+    rightFlanking && (!intraword || !isLeftFlanking(spaceBefore, spaceAfter, closerPunctBefore, closerPunctAfter) || closerPunctAfter);
+  if (!open && !close) return undefined;
+  return { type: 'delim', char, pos, len, left: len, open, close };
 }
+
+/**
+ * Whether a run is left-flanking, given whether each side is whitespace or punctuation; with the
+ * sides swapped, whether it is right-flanking.
+ */
+const isLeftFlanking = (spaceBefore: boolean, spaceAfter: boolean, punctBefore: boolean, punctAfter: boolean) =>
+  !spaceAfter && (!punctAfter || spaceBefore || punctBefore);
 
 /** An autolink: its text is the address as written. */
 const linkTo = (raw: string, text: string, href: string): Token => ({
@@ -277,14 +288,14 @@ function lexLink(
   const open = image ? at + 1 : at;
   const close = closingBracket(src, open, codeEnd);
   if (close < 0) return undefined;
-  let label = src.slice(open + 1, close);
   let href: string | undefined;
   let end = close + 1;
   const dest = src[end] === '(' ? destination(src, end + 1, ends) : undefined;
+  // A reference with no definitions in the reply (most replies) is no link, whatever its label.
+  if (!dest && !refs.size) return undefined;
+  let label = src.slice(open + 1, close);
   if (dest) [href, end] = dest;
-  if (href === undefined) {
-    // A reference with no definitions in the reply (most replies) is no link, whatever its label.
-    if (!refs.size) return undefined;
+  else {
     let named = label;
     end = close + 1;
     const ref = src[end] === '[' ? /^\[((?:\\.|[^[\]\\])*)\]/.exec(src.slice(end, src.indexOf(']', end) + 1)) : null;
@@ -305,10 +316,11 @@ const holdsLink = (tokens: Token[] | undefined): boolean =>
 
 /**
  * For each position of `src`, where a link destination starting there ends: at the first `)` it
- * does not open itself, or at the first space; and where a title opened just before it closes:
- * at the first `"`, `'` or `)` (for one opened with `(`) that no backslash escapes, or at the end
- * of the text. Computed once per text, so that no attempt at a link rescans the text after it
- * (`[a](()[a](()…` or `[a](b (…` would otherwise be quadratic).
+ * does not open itself, or at the first space; and where a title opened just before it closes
+ * (`titleEnd`): at the first `"`, `'` or `)` (for one opened with `(`) that no backslash escapes,
+ * or at the end of the text. Computed once per text, so that no attempt at a link rescans the
+ * text after it (`[a](()[a](()…` or `[a](b (…` would otherwise be quadratic). The titles' table
+ * of each closer is made the first time a title needs it: a text opens titles of one kind, if any.
  */
 function destinationEnds(src: string) {
   const n = src.length;
@@ -319,51 +331,66 @@ function destinationEnds(src: string) {
     depth[k + 1] = depth[k]! + (src[k] === '(' ? 1 : src[k] === ')' ? -1 : 0);
     if (escaped[k + 1]) depth[++k + 1] = depth[k]!;
   }
-  const close = new Int32Array(n + 1).fill(-1);
-  const space = new Int32Array(n + 1).fill(n);
-  const titles: Record<string, Int32Array> = {};
-  const quotes = [...'"\')'].map((quote) => [quote, (titles[quote] = new Int32Array(n + 1).fill(n))] as const);
+  const close = new Int32Array(n + 1);
+  const space = new Int32Array(n + 1);
   // The nearest `)` closing each depth, by depth: from -n - 1 to n, so shifted by n + 1.
   const nearest = new Int32Array(2 * n + 3).fill(-1);
+  close[n] = -1;
+  space[n] = n;
   for (let k = n - 1; k >= 0; k--) {
     if (src[k] === ')' && depth[k + 1] === depth[k]! - 1) nearest[depth[k + 1]! + n + 1] = k;
     close[k] = nearest[depth[k]! - 1 + n + 1]!;
     space[k] = isSpace(src[k]) ? k : space[k + 1]!;
-    for (const [quote, ends] of quotes) ends[k] = src[k] === quote && !escaped[k] ? k : ends[k + 1]!;
   }
-  return { close, space, depth, titles };
+  const titles = new Map<string, Int32Array>();
+  /** Where a title closed by `closer` and starting at `from` ends: its closer, or the end of the text. */
+  const titleEnd = (closer: string, from: number): number => {
+    let ends = titles.get(closer);
+    if (!ends) {
+      titles.set(closer, (ends = new Int32Array(n + 1)));
+      ends[n] = n;
+      for (let k = n - 1; k >= 0; k--) ends[k] = src[k] === closer && !escaped[k] ? k : ends[k + 1]!;
+    }
+    return ends[from]!;
+  };
+  return { close, space, depth, titleEnd };
 }
 
 /** What closes a link title opened with each character. */
 const TITLE_CLOSERS: Record<string, string> = { '"': '"', "'": "'", '(': ')' };
 
-/** `url "title")` after a link's `](`: the URL (escapes removed) and where the link ends, or undefined. */
+const isLinkSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n';
+
+/**
+ * `url "title")` after a link's `](`: the URL (escapes removed) and where the link ends, or
+ * undefined. Nothing is cut from the text until it is a link: most attempts are not.
+ */
 function destination(src: string, from: number, ends: () => ReturnType<typeof destinationEnds>): [string, number] | undefined {
   let k = from;
-  while (/[ \t\n]/.test(src[k] ?? '')) k++;
-  let href: string;
-  let j = k;
+  while (isLinkSpace(src[k])) k++;
+  let hrefFrom = k;
+  let hrefTo = k;
   if (src[k] === '<') {
-    for (j = k + 1; src[j] !== '>'; j++) {
-      if (src[j] === '\\') j++;
-      else if (j >= src.length || src[j] === '\n' || src[j] === '<') return undefined;
+    for (hrefTo = ++hrefFrom; src[hrefTo] !== '>'; hrefTo++) {
+      if (src[hrefTo] === '\\') hrefTo++;
+      else if (hrefTo >= src.length || src[hrefTo] === '\n' || src[hrefTo] === '<') return undefined;
     }
-    href = src.slice(k + 1, j++);
+    k = hrefTo + 1;
   } else {
     const { close, space, depth } = ends();
-    j = close[k]! >= 0 && close[k]! < space[k]! ? close[k]! : space[k]!;
+    hrefTo = close[k]! >= 0 && close[k]! < space[k]! ? close[k]! : space[k]!;
     // An unclosed `(` in the URL: not a link.
-    if (depth[j]! > depth[k]!) return undefined;
-    href = src.slice(k, j);
+    if (depth[hrefTo]! > depth[k]!) return undefined;
+    k = hrefTo;
   }
-  k = j;
+  const afterHref = k;
   while (src[k] === ' ' || src[k] === '\t') k++;
   if (src[k] === '\n') k = skipIndent(src, k + 1);
-  const quote = k > j ? TITLE_CLOSERS[src[k]!] : undefined;
+  const quote = k > afterHref ? TITLE_CLOSERS[src[k]!] : undefined;
   if (quote) {
-    const close = ends().titles[quote]![k + 1]!;
+    const close = ends().titleEnd(quote, k + 1);
     if (close < src.length) k = close + 1;
   }
-  while (/[ \t\n]/.test(src[k] ?? '')) k++;
-  return src[k] === ')' ? [unescape(href), k + 1] : undefined;
+  while (isLinkSpace(src[k])) k++;
+  return src[k] === ')' ? [unescape(src.slice(hrefFrom, hrefTo)), k + 1] : undefined;
 }
