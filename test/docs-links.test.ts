@@ -1,6 +1,7 @@
-// Every relative link of README.md and docs/**/*.md leads somewhere: its file exists and its
-// `#anchor` names a heading of that page, under GitHub's rules for heading anchors. Pages get
-// merged and headings renamed; this keeps a link from quietly pointing at nothing.
+// Every relative link of README.md, docs/**/*.md and the examples' READMEs leads somewhere: its
+// file exists and its `#anchor` names a heading of that page, under GitHub's rules for heading
+// anchors. Pages get merged and headings renamed; this keeps a link from quietly pointing at
+// nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -134,8 +135,12 @@ test('a dead link or anchor is found, and a live one is not', () => {
   );
 });
 
-test('every relative link and anchor of README.md and docs/ resolves', () => {
-  const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
+test("every relative link and anchor of README.md, docs/ and the examples' READMEs resolves", () => {
+  const examples = readdirSync(join(root, 'examples'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(root, 'examples', entry.name, 'README.md'))
+    .filter((file) => existsSync(file));
+  const files = [join(root, 'README.md'), join(root, 'examples', 'README.md'), ...examples, ...markdownFiles(join(root, 'docs'))];
   assert.ok(files.length > 10, 'the docs were found');
   const dead = files.flatMap((file) => deadLinks(file, readFileSync(file, 'utf8')));
   assert.deepEqual(dead, []);
