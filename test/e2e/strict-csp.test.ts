@@ -1,5 +1,5 @@
 // The built standalone widget (dist/chatbot-widget.js) on a page served with the strict Content
-// Security Policy and Trusted Types header of docs/csp.md, as a real HTTP response header, in
+// Security Policy and Trusted Types header of docs/embedding.md, as a real HTTP response header, in
 // Chromium: it opens, sends, receives and renders Markdown, and the browser reports no violation.
 // Control checks prove the watch works: a style attribute and an innerHTML string ARE refused on
 // that page, while a style set through the CSSOM from script is not.
@@ -17,7 +17,7 @@ const markdownReplies: ReplySource = {
   },
 };
 
-/** The header docs/csp.md tells site owners to send, for a handler on the page's own origin. */
+/** The header docs/embedding.md tells site owners to send, for a handler on the page's own origin. */
 const policy = (handlerOrigin: string) =>
   `default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ${handlerOrigin}; require-trusted-types-for 'script'; trusted-types lit-html chatbot-widget`;
 

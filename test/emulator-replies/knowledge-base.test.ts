@@ -22,7 +22,7 @@ Add two lines to any page:
 <chatbot-widget endpoint="/chatbot" heading="Help"></chatbot-widget>
 \`\`\`
 
-See [Deploying](deploying.md) for the handler.
+See [Deploying](deployment.md) for the handler.
 
 ## Styling
 
@@ -58,7 +58,7 @@ test('answers "how do I embed the widget?" with the embedding section, Markdown 
   assert.ok(reply.includes('<chatbot-widget endpoint="/chatbot" heading="Help"></chatbot-widget>\n```'), reply);
   // A link to another docs file would resolve against the visitor's page: it becomes plain text.
   assert.ok(reply.includes('See Deploying for the handler.'), reply);
-  assert.ok(!reply.includes('(deploying.md)'), reply);
+  assert.ok(!reply.includes('(deployment.md)'), reply);
   assert.match(reply, /embedding\.md/);
 });
 

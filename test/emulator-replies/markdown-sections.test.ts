@@ -63,7 +63,7 @@ test('an excerpt never ends on a paragraph that introduces what it leaves out', 
 
 test('links to other docs files become text; absolute links and anchors stay', () => {
   assert.equal(
-    unlinkRelative('See [Deploying](deploying.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),
+    unlinkRelative('See [Deploying](deployment.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),
     'See Deploying, [site](https://example.com), [top](#top), ![logo](logo.png).',
   );
 });

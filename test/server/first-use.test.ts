@@ -164,7 +164,7 @@ describe('first use of the handler', () => {
         assert.equal(response.json.error, 'Send Content-Type: application/json (the body may be empty for /visitor)');
         assert.equal(response.json.data, null);
       }
-      // As docs/signing-handler.md says: with the content type, the body may be empty.
+      // As docs/handler.md ("Routes") says: with the content type, the body may be empty.
       const empty = await rawRequest(handler.port, {
         method: 'POST',
         path: '/chatbot/visitor',

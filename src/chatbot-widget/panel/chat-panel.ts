@@ -2,7 +2,7 @@
  * The panel of `<chatbot-widget>`: everything behind the launcher. Its code (the conversation's
  * controllers, IndexedDB, Markdown, the history pane) is a chunk of its own, loaded on first open
  * or when the page is idle, so the script a page includes only defines the element and draws
- * the launcher (docs/embedding.md).
+ * the launcher (docs/embedding.md, "How it loads").
  */
 import { html, nothing, type PropertyValues } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';

@@ -1,5 +1,5 @@
 /**
- * The default-deny route table (docs/signing-handler.md, "Routes"): a request either matches one of these routes
+ * The default-deny route table (docs/handler.md, "Routes"): a request either matches one of these routes
  * exactly, segment by segment, or is refused before anything else happens. Paths are never
  * joined from what the browser sent: a matched route yields validated ids, and the upstream
  * path is written from fixed text plus those ids.

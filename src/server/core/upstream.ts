@@ -3,7 +3,7 @@
  * own code (client/signed-request.ts: the query built once, the body serialized once, both signed
  * as sent), from configuration and validated values only. Every request is signed afresh (new
  * timestamp), carries exactly four headers, does not follow redirects and is aborted after the timeout.
- * Upstream faults become the statuses of docs/signing-handler.md (400, 429, 502, 504), without upstream texts or internals.
+ * Upstream faults become the statuses of docs/handler.md, "Routes" (400, 429, 502, 504), without upstream texts or internals.
  */
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { unixSeconds } from '../../shared/signature.js';

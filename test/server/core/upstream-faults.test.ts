@@ -1,4 +1,4 @@
-// Upstream faults become the handler's documented statuses (docs/signing-handler.md: 502, 504, 429), without upstream texts, and the site
+// Upstream faults become the handler's documented statuses (docs/handler.md, "Routes": 502, 504, 429), without upstream texts, and the site
 // owner gets a log line (never a secret or token) when it is their configuration.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
