@@ -15,7 +15,17 @@ import type { ChatbotErrorKind } from '../../ui/events.js';
 export interface VisitorIdentity {
   token: string;
   userId: string;
+  /** When `/visitor` last issued or renewed the token (Unix ms); absent in a record kept before it was noted. */
+  renewedAt?: number;
 }
+
+/**
+ * A stored token older than this is renewed in the background when the widget starts. The handler
+ * renews a token only while it is valid (30 days by default) and issues a new identity, with no
+ * history, for an expired one: a visitor who comes back now and then keeps their conversations
+ * only if the token is renewed while it is still good.
+ */
+const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
@@ -117,10 +127,22 @@ export class Transport {
     return `identity|${this.base}`;
   }
 
-  /** The stored identity, if any, without asking the server. */
+  /**
+   * The stored identity, if any, without waiting for the server. A token renewed more than a day
+   * ago is renewed meanwhile ({@link RENEW_AFTER_MS}).
+   */
   async storedIdentity(): Promise<VisitorIdentity | undefined> {
-    this.#loaded ??= this.#storage.get<VisitorIdentity>(this.#identityKey).then((stored) => {
-      if (!this.#identity && stored?.token && stored.userId) this.#identity = stored;
+    this.#loaded ??= this.#storage.get<VisitorIdentity>(this.#identityKey).then(async (stored) => {
+      if (this.#identity || !stored?.token || !stored.userId) return;
+      this.#identity = stored;
+      if (stored.renewedAt === undefined) {
+        // Kept before renewals were noted: counted from now, without a call at start-up.
+        this.#identity = { ...stored, renewedAt: Date.now() };
+        await this.#storage.set(this.#identityKey, this.#identity);
+      } else if (Date.now() - stored.renewedAt > RENEW_AFTER_MS) {
+        // Offline or refused: the stored token stays, and the next start tries again.
+        this.#issue(undefined, stored).catch(() => undefined);
+      }
     });
     await this.#loaded;
     return this.#identity;
@@ -144,7 +166,7 @@ export class Transport {
         // The first-paint record must never outlive its visitor: unnamed before the identity
         // changes, named again once the new one is stored.
         if (changed) rememberVisitor(this.base, undefined);
-        this.#identity = { token: data.token, userId: data.userId };
+        this.#identity = { token: data.token, userId: data.userId, renewedAt: Date.now() };
         await this.#storage.set(this.#identityKey, this.#identity);
         this.nameVisitor();
         if (changed) this.#onIdentity(this.#identity);
