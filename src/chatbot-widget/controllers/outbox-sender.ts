@@ -251,7 +251,7 @@ export class OutboxSender {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
         if (!tried.has(next.localId)) release?.();
-        await this.#withLock(connection, () => this.deliver(connection, next.localId));
+        await this.#withLock(connection, () => this.#deliver(connection, next.localId));
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
@@ -272,11 +272,8 @@ export class OutboxSender {
     await locks.request(`chatbot-widget-outbox|${connection.transport.base}`, { signal: connection.signal }, action);
   }
 
-  /**
-   * One attempt at one entry, holding the lock. A TypeScript `private`, not a `#` one like the
-   * others: test/widget/outbox-reads.test.ts takes this step directly.
-   */
-  private async deliver(connection: Connection, localId: string) {
+  /** One attempt at one entry, holding the lock. */
+  async #deliver(connection: Connection, localId: string) {
     const { signal, transport } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.#outbox.get(localId);

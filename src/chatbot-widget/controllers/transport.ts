@@ -20,16 +20,19 @@ export interface VisitorIdentity {
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
   override name = 'RequestFailure';
-  constructor(
-    readonly kind: ChatbotErrorKind,
-    /** HTTP status; 0 when no answer arrived. */
-    readonly status: number,
-    /** The server's own words, when it sent some (validation titles, envelope errors). */
-    readonly detail: string,
-    /** Seconds the server asked us to wait (429 `Retry-After`). */
-    readonly retryAfter?: number,
-  ) {
+  readonly kind: ChatbotErrorKind;
+  /** HTTP status; 0 when no answer arrived. */
+  readonly status: number;
+  /** The server's own words, when it sent some (validation titles, envelope errors). */
+  readonly detail: string;
+  /** Seconds the server asked us to wait (429 `Retry-After`). */
+  readonly retryAfter: number | undefined;
+  constructor(kind: ChatbotErrorKind, status: number, detail: string, retryAfter?: number) {
     super(detail || `${kind} (${status})`);
+    this.kind = kind;
+    this.status = status;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
   }
 }
 
