@@ -23,14 +23,18 @@ import { failureText, serverWords } from './failure-text.js';
 /** A failed admin call: its kind, status and the sentence for the site owner. */
 export class AdminFailure extends Error {
   override name = 'AdminFailure';
-  constructor(
-    readonly kind: ChatbotErrorKind,
-    readonly status: number,
-    message: string,
-    readonly route: string,
-    readonly retryAfter?: number,
-  ) {
+  readonly kind: ChatbotErrorKind;
+  readonly status: number;
+  /** The admin route that failed. */
+  readonly route: string;
+  /** Seconds the handler asked the page to wait (429 `Retry-After`). */
+  readonly retryAfter: number | undefined;
+  constructor(kind: ChatbotErrorKind, status: number, message: string, route: string, retryAfter?: number) {
     super(message);
+    this.kind = kind;
+    this.status = status;
+    this.route = route;
+    this.retryAfter = retryAfter;
   }
 }
 

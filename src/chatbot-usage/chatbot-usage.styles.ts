@@ -7,7 +7,7 @@ import { css } from 'lit';
 export const hostStyles = css`
   :host {
     display: block;
-    min-width: 0;
+    min-inline-size: 0;
   }
   :host([hidden]),
   [hidden] {

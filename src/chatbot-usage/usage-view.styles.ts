@@ -63,7 +63,7 @@ const view = css`
     border-radius: calc(var(--_radius) / 2);
     background: var(--_bg);
     padding: 0.35rem 0.8rem;
-    min-height: 2.25rem;
+    min-block-size: 2.25rem;
   }
   button:hover:not([disabled]) {
     background: var(--_surface);
@@ -103,8 +103,8 @@ const view = css`
     border-radius: calc(var(--_radius) / 2);
     background: var(--_bg);
     padding: 0.3rem 0.5rem;
-    min-height: 2.25rem;
-    max-width: 100%;
+    min-block-size: 2.25rem;
+    max-inline-size: 100%;
   }
   .range input[aria-invalid='true'] {
     border-color: var(--_error-text);
@@ -220,7 +220,7 @@ const view = css`
     display: grid;
     grid-template-rows: auto 10rem auto auto auto;
     justify-items: center;
-    min-width: 4.75rem;
+    min-inline-size: 4.75rem;
     flex: 1 0 4.75rem;
     font-variant-numeric: tabular-nums;
     text-align: center;
@@ -230,8 +230,8 @@ const view = css`
     font-size: 0.85em;
   }
   .column {
-    width: 70%;
-    height: 100%;
+    inline-size: 70%;
+    block-size: 100%;
     border-block-end: 1px solid var(--_border);
   }
   .column rect {
@@ -247,7 +247,7 @@ const view = css`
   }
   table {
     border-collapse: collapse;
-    width: 100%;
+    inline-size: 100%;
     font-variant-numeric: tabular-nums;
   }
   th,
@@ -282,7 +282,7 @@ const view = css`
     display: grid;
     grid-template-columns: minmax(0, 1fr) auto;
     gap: 0 0.5rem;
-    width: 100%;
+    inline-size: 100%;
     text-align: start;
   }
   .name {
@@ -323,7 +323,7 @@ const view = css`
     text-align: center;
   }
   .panel {
-    min-width: 0;
+    min-inline-size: 0;
     padding: 0.75rem;
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);

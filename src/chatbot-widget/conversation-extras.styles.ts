@@ -33,14 +33,14 @@ export const conversationExtrasStyles = css`
   }
   .meta .icon-button,
   [part='code-copy-button'] {
-    width: 28px;
-    height: 28px;
+    inline-size: 28px;
+    block-size: 28px;
     color: var(--_muted);
   }
   .meta .icon-button svg,
   [part='code-copy-button'] svg {
-    width: 16px;
-    height: 16px;
+    inline-size: 16px;
+    block-size: 16px;
   }
   .meta .icon-button[aria-pressed='true'] {
     color: var(--_accent);
@@ -55,7 +55,7 @@ export const conversationExtrasStyles = css`
   }
   .code-block pre {
     flex: 1 1 auto;
-    min-width: 0;
+    min-inline-size: 0;
   }
   [part='code-copy-button'] {
     flex: none;

@@ -87,7 +87,7 @@ export const conversationStyles = css`
   .body {
     position: relative;
     flex: 1;
-    min-height: 0;
+    min-block-size: 0;
     display: flex;
   }
   .meta,
@@ -97,7 +97,7 @@ export const conversationStyles = css`
   }
   .chat {
     flex: 1;
-    min-width: 0;
+    min-inline-size: 0;
     display: flex;
     flex-direction: column;
   }
@@ -120,14 +120,14 @@ export const conversationStyles = css`
     align-self: center;
   }
   /* A message never gets wider than the list: the flex items may shrink below their content
-     (min-width: 0), long words, URLs and inline code wrap anywhere, and a code block
+     (min-inline-size: 0), long words, URLs and inline code wrap anywhere, and a code block
      scrolls inside its bubble instead of widening it. */
   [part~='message'],
   .greeting {
     display: flex;
     flex-direction: column;
-    min-width: 0;
-    max-width: 85%;
+    min-inline-size: 0;
+    max-inline-size: 85%;
     align-items: flex-start;
   }
   [part~='message-user'] {
@@ -135,8 +135,8 @@ export const conversationStyles = css`
     align-items: flex-end;
   }
   .bubble {
-    min-width: 0;
-    max-width: 100%;
+    min-inline-size: 0;
+    max-inline-size: 100%;
     padding: 8px 12px;
     border-radius: var(--_radius);
     background: var(--_bot-bg);
@@ -189,7 +189,7 @@ export const conversationStyles = css`
   }
   ${scrollShadows}
   .bubble pre {
-    max-width: 100%;
+    max-inline-size: 100%;
     overflow-x: auto;
     border-radius: 8px;
     padding: 8px;
@@ -228,9 +228,9 @@ export const conversationStyles = css`
   [part='input'],
   .attachment input {
     flex: 1;
-    min-width: 0;
+    min-inline-size: 0;
     resize: none;
-    max-height: 8em;
+    max-block-size: 8em;
     field-sizing: content;
     padding: 8px 10px;
     border: 1px solid var(--_border);

@@ -25,8 +25,13 @@
 import { endpointBase } from '../ui/endpoint-base.js';
 import { attempt, MAX_PAINT_RECORD_CHARS, paintKey, visitorKey } from '../ui/local-records.js';
 
-/** An element as `[namespace, name, attributes, children]`, or text. */
-export type SnapshotNode = string | [string, string, [string, string][], SnapshotNode[]];
+/**
+ * An element, or text. Kept as a list rather than an object with named fields: a snapshot has
+ * about a thousand nodes, and the record must stay small. Written by `snapshotOf`
+ * (panel/take-snapshot.ts), read by `snapshotIn` below, each naming the fields.
+ */
+export type SnapshotNode =
+  string | [namespace: string, name: string, attributes: [name: string, value: string][], children: SnapshotNode[]];
 
 /** A snapshot as the record carries it: the panel's children. */
 export type StoredSnapshot = SnapshotNode[];

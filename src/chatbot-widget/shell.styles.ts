@@ -12,8 +12,9 @@ import { baseRules, themeTokens } from '../ui/theme.styles.js';
  * Text properties inherit into the shadow DOM from wherever the page puts the element: a site's
  * `text-align: center` (Vite's React template has one on #root) would centre every reply. The
  * host starts them afresh (the `font` shorthand resets style, weight, variant and stretch too),
- * and lays its text out horizontally on a page set vertically (the styles' sizes are widths and
- * heights); direction, visibility and the cursor still come from the page.
+ * and lays its text out horizontally on a page set vertically (a chat reads in lines across, and
+ * the floating panel is bounded by the viewport's width and height); direction, visibility and
+ * the cursor still come from the page.
  */
 
 /*
@@ -49,8 +50,8 @@ export const shellStyles = [
     writing-mode: horizontal-tb;
   }
   :host([mode='inline']) {
-    height: 100%;
-    min-height: 320px;
+    block-size: 100%;
+    min-block-size: 320px;
   }
   [hidden] {
     display: none !important;
@@ -58,8 +59,8 @@ export const shellStyles = [
   .icon-button {
     display: inline-grid;
     place-items: center;
-    width: 36px;
-    height: 36px;
+    inline-size: 36px;
+    block-size: 36px;
     border: 0;
     border-radius: 999px;
     background: transparent;
@@ -70,8 +71,8 @@ export const shellStyles = [
     background: var(--_surface);
   }
   svg {
-    width: 22px;
-    height: 22px;
+    inline-size: 22px;
+    block-size: 22px;
     fill: none;
     stroke: currentColor;
     stroke-width: 2;
@@ -86,8 +87,8 @@ export const shellStyles = [
     z-index: var(--_z);
     display: grid;
     place-items: center;
-    width: var(--_launcher-size);
-    height: var(--_launcher-size);
+    inline-size: var(--_launcher-size);
+    block-size: var(--_launcher-size);
     border: 0;
     border-radius: 999px;
     background: var(--_accent);
@@ -100,8 +101,8 @@ export const shellStyles = [
     transform: scale(1.05);
   }
   [part='launcher'] svg {
-    width: 26px;
-    height: 26px;
+    inline-size: 26px;
+    block-size: 26px;
   }
   :host([side='start']) [part='launcher'],
   :host([side='start']) .floating[part='panel'] {
@@ -132,8 +133,8 @@ export const shellStyles = [
     z-index: var(--_z);
     inset-block-end: calc(var(--_offset) * 2 + var(--_launcher-size) - 8px);
     inset-inline-end: var(--_offset);
-    width: min(var(--_width), calc(100vw - 2 * var(--_offset)));
-    height: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
+    inline-size: min(var(--_width), calc(100vw - 2 * var(--_offset)));
+    block-size: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);
@@ -151,7 +152,7 @@ export const shellStyles = [
     pointer-events: none;
   }
   .inline[part='panel'] {
-    height: 100%;
+    block-size: 100%;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
@@ -164,8 +165,8 @@ export const shellStyles = [
   @media (max-width: 480px) {
     .floating[part='panel'] {
       inset: 0;
-      width: 100%;
-      height: 100%;
+      inline-size: 100%;
+      block-size: 100%;
       border: 0;
       border-radius: 0;
     }
@@ -174,7 +175,7 @@ export const shellStyles = [
     display: flex;
     flex: 1;
     flex-direction: column;
-    min-height: 0;
+    min-block-size: 0;
     contain: paint;
   }
   .loading {

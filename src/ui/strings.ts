@@ -122,7 +122,8 @@ export function withOverrides(texts: WidgetStrings, overrides: unknown): WidgetS
   const merged: Record<string, string | undefined> = { ...texts };
   if (!overrides || typeof overrides !== 'object') return texts;
   const known = (key: string) => Object.hasOwn(texts, key) || PLURAL_KEYS.includes(key);
-  const given = Object.entries(overrides).filter((entry): entry is [string, string] => known(entry[0]) && typeof entry[1] === 'string');
+  const given: [name: string, value: string][] = [];
+  for (const [name, value] of Object.entries(overrides)) if (known(name) && typeof value === 'string') given.push([name, value]);
   const names = new Set(given.map(([name]) => name));
   for (const key of COUNTED_KEYS) {
     if (!names.has(key) || PLURAL_CATEGORIES.some((category) => names.has(`${key}_${category}`))) continue;

@@ -69,8 +69,8 @@ export const baseRules = css`
   }
   .sr-only {
     position: absolute;
-    width: 1px;
-    height: 1px;
+    inline-size: 1px;
+    block-size: 1px;
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;

@@ -6,13 +6,18 @@
 import { Outbox, newIdempotencyKey, type OutboxEntry } from '../../src/chatbot-widget/controllers/outbox.js';
 import { OutboxSender } from '../../src/chatbot-widget/controllers/outbox-sender.js';
 import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
-import type { ControllerContext } from '../../src/chatbot-widget/controllers/connection.js';
+import type { Connection, ControllerContext } from '../../src/chatbot-widget/controllers/connection.js';
 import { equal, freshNamespace } from './support/helpers.js';
 
-/** A sender over a fresh outbox holding one message that failed offline (or is `pending`), as a reload finds it. */
-async function senderWithMessage(state: OutboxEntry['state'] = 'failed') {
+/**
+ * A sender over a fresh outbox holding one message that failed offline (or is `pending`), as a
+ * reload finds it. `connected`: the sender has a connection to send on, whose transport is never
+ * reached (only its base, which names the outbox and the lock); without one, nothing is sent.
+ */
+async function senderWithMessage(state: OutboxEntry['state'] = 'failed', connected = false) {
+  const base = `https://example.test/${freshNamespace('reads')}`;
   const outbox = new Outbox(openStorage());
-  outbox.use(`https://example.test/${freshNamespace('reads')}`);
+  outbox.use(base);
   const entry: OutboxEntry = {
     localId: 'local-1',
     key: newIdempotencyKey(),
@@ -25,6 +30,7 @@ async function senderWithMessage(state: OutboxEntry['state'] = 'failed') {
   await outbox.put(entry);
   const context = { host: { requestUpdate() {} }, fail() {}, changed() {} } as unknown as ControllerContext;
   const sender = new OutboxSender(outbox, context, () => undefined);
+  if (connected) sender.use({ signal: new AbortController().signal, transport: { base } } as unknown as Connection);
   sender.adopt(await sender.read());
   return { outbox, sender, entry };
 }
@@ -52,13 +58,12 @@ describe('the outbox against reads that began before a change', () => {
   });
 
   it('a read begun before another tab marked the message failed does not bring it back as pending', async () => {
-    const { outbox, sender, entry } = await senderWithMessage('pending');
+    const { outbox, sender, entry } = await senderWithMessage('pending', true);
     const before = await sender.read();
     await outbox.put({ ...entry, state: 'failed', error: { kind: 'server', status: 500, detail: 'in the other tab' } });
-    // This tab's turn to send it (the private step its pump takes, with a connection that is never used):
-    // it finds the message failed in storage and shows it so.
-    const connection = { signal: new AbortController().signal, transport: {} };
-    await (sender as unknown as { deliver(c: unknown, localId: string): Promise<void> }).deliver(connection, 'local-1');
+    // This tab's turn to send it: its pump finds the message failed in storage, shows it so and
+    // sends nothing (the transport would throw if it were asked).
+    await sender.pump();
     equal(states(sender), 'local-1:failed');
     sender.adopt(before);
     equal(states(sender), 'local-1:failed', 'not pending again with nothing sending it');

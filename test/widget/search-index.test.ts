@@ -118,7 +118,7 @@ describe('history search: passages', () => {
   it('cuts long messages around the first match, at a word, and merges overlapping marks', () => {
     const text = `${'lorem ipsum '.repeat(20)}needle ${'dolor sit '.repeat(20)}`;
     const at = text.indexOf('needle');
-    const pieces = highlight(text, [[at, at + 6]]);
+    const pieces = highlight(text, [{ start: at, end: at + 6 }]);
     const joined = pieces.map((p) => p.text).join('');
     assert(joined.startsWith('…') && joined.endsWith('…'), joined);
     assert(joined.length <= 162, `passage length ${joined.length}`);
@@ -132,9 +132,9 @@ describe('history search: passages', () => {
     );
     equal(
       highlight('abcdef', [
-        [3, 5],
-        [0, 2],
-        [1, 4],
+        { start: 3, end: 5 },
+        { start: 0, end: 2 },
+        { start: 1, end: 4 },
       ])
         .map((p) => (p.mark ? `[${p.text}]` : p.text))
         .join(''),
@@ -144,7 +144,7 @@ describe('history search: passages', () => {
 
   it('never cuts a character in two', () => {
     const text = `${'😀'.repeat(100)}x`;
-    const pieces = highlight(text, [[200, 201]]);
+    const pieces = highlight(text, [{ start: 200, end: 201 }]);
     const joined = pieces.map((p) => p.text).join('');
     assert(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(joined), 'no lone surrogate');
   });

@@ -133,18 +133,20 @@ describe('<chatbot-widget> transcript', () => {
     assert((await downloads.files[0]!.text).includes('button please'));
   });
 
-  it('rejects with an error naming the session when nothing is cached for it', async () => {
+  it('rejects with an error naming the session and what to do when nothing is cached for it', async () => {
     const { el } = await mount({ open: '' });
     const nothing = await el.downloadTranscript().then(
       () => undefined,
       (error: unknown) => error,
     );
     assert(nothing instanceof Error && /no conversation/i.test(nothing.message), String(nothing));
+    assert(nothing.message.includes('pass the id of a session the history pane lists'), nothing.message);
     const unknown = await el.downloadTranscript('no-such-session').then(
       () => undefined,
       (error: unknown) => error,
     );
     assert(unknown instanceof Error && unknown.message.includes('"no-such-session"'), String(unknown));
+    assert(unknown.message.includes('Open that conversation in the widget while online'), unknown.message);
     equal(downloads.files.length, 0);
   });
 });

@@ -25,15 +25,26 @@ export interface FirstPaint {
   snapshot?: StoredSnapshot;
 }
 
+/**
+ * A record's JSON as an object whose fields are still to be checked; undefined for JSON of another
+ * kind (`null`, a number: anything on the origin can write localStorage). Throws for text that is
+ * not JSON, which the caller's `attempt` reads as no record.
+ */
+function recordIn(text: string): Partial<FirstPaint> | undefined {
+  const record: unknown = JSON.parse(text);
+  return typeof record === 'object' && record !== null ? (record as Partial<FirstPaint>) : undefined;
+}
+
 /** The endpoint's record, if it belongs to the endpoint's stored visitor; read synchronously. */
 export function readFirstPaint(base: string): FirstPaint | undefined {
   return attempt((storage) => {
     const visitor = storage.getItem(visitorKey(base));
     const text = storage.getItem(paintKey(base));
     if (!visitor || text === null || text.length > MAX_PAINT_RECORD_CHARS) return undefined;
-    const record = JSON.parse(text) as Partial<FirstPaint> | null;
-    const conversation = checkedConversation(record?.conversation);
-    return conversation && record!.userId === visitor ? { userId: visitor, conversation } : undefined;
+    const record = recordIn(text);
+    if (!record || record.userId !== visitor) return undefined;
+    const conversation = checkedConversation(record.conversation);
+    return conversation ? { userId: visitor, conversation } : undefined;
   });
 }
 
@@ -67,14 +78,14 @@ export function keepSnapshot(base: string, shown: CachedConversation | undefined
   attempt((storage) => {
     const text = storage.getItem(paintKey(base));
     if (text === null || text.length > MAX_PAINT_RECORD_CHARS) return; // no record to keep it in
-    const record = JSON.parse(text) as Partial<FirstPaint> | null;
+    const record = recordIn(text);
     const conversation = checkedConversation(record?.conversation);
-    if (!conversation) return;
+    if (!record || !conversation) return;
     const { sessionId, messages } = conversation;
     const same = sessionId === shown?.sessionId && messages.at(-1)?.id === shown.messages.at(-1)?.id;
     const kept = same ? snapshot : undefined;
     // Nothing to put in nor take out (a tab hidden with the chat closed): nothing is written.
-    if (!kept && !record!.snapshot) return;
+    if (!kept && !record.snapshot) return;
     const next = JSON.stringify({ ...record, snapshot: kept });
     storage.setItem(paintKey(base), next.length <= MAX_PAINT_RECORD_CHARS ? next : JSON.stringify({ ...record, snapshot: undefined }));
   });

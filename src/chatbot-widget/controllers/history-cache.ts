@@ -25,9 +25,26 @@ export interface CachedSessions {
 interface CacheIndex {
   /** The visitor's latest session: the conversation shown on open. */
   current?: string;
-  /** sessionId → [last opened (ms), messages held]. */
-  entries: Record<string, [number, number]>;
+  /** sessionId → its entry, stored as a pair (see {@link storedEntry}). */
+  entries: Record<string, StoredEntry>;
 }
+
+/** A cached session's line in the index: what eviction weighs. */
+interface IndexEntry {
+  /** When it was last opened (ms): the least recently opened go first. */
+  opened: number;
+  /** How many of its messages are cached. */
+  held: number;
+}
+
+/**
+ * An index entry as stored in IndexedDB: `[opened, held]`, the format caches already written
+ * hold. Written by {@link storedEntry}, read by {@link entryOf}.
+ */
+type StoredEntry = [opened: number, held: number];
+
+const storedEntry = ({ opened, held }: IndexEntry): StoredEntry => [opened, held];
+const entryOf = ([opened, held]: StoredEntry): IndexEntry => ({ opened, held });
 
 const time = (iso: string) => {
   const t = Date.parse(iso);
@@ -129,14 +146,16 @@ export class HistoryCache {
     await this.#storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.#index();
     if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
-    index.entries[conversation.sessionId] = [Date.now(), messages.length];
-    const ids = Object.keys(index.entries).sort((a, b) => index.entries[a]![0] - index.entries[b]![0]);
-    let total = ids.reduce((sum, id) => sum + index.entries[id]![1], 0);
+    index.entries[conversation.sessionId] = storedEntry({ opened: Date.now(), held: messages.length });
+    const sessions = Object.entries(index.entries)
+      .map(([id, stored]) => ({ id, ...entryOf(stored) }))
+      .sort((a, b) => a.opened - b.opened);
+    let total = sessions.reduce((sum, { held }) => sum + held, 0);
     const evicted: string[] = [];
-    for (const id of ids) {
-      if (total <= MAX_CACHED_MESSAGES && ids.length - evicted.length <= MAX_CACHED_SESSIONS) break;
+    for (const { id, held } of sessions) {
+      if (total <= MAX_CACHED_MESSAGES && sessions.length - evicted.length <= MAX_CACHED_SESSIONS) break;
       if (id === conversation.sessionId || id === index.current) continue;
-      total -= index.entries[id]![1];
+      total -= held;
       delete index.entries[id];
       evicted.push(id);
     }

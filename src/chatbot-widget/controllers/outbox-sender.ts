@@ -49,7 +49,7 @@ type SendAnswer = SendMessageResponse & { stored?: unknown };
 interface Confirmed {
   localId: string;
   /** The stored question (and reply, when upstream stored one) as the handler named them: replaced by id. */
-  stored?: [Message] | [Message, Message];
+  stored?: StoredMessages;
   content: string;
   file?: string;
   createdAt: string;
@@ -70,12 +70,18 @@ const isMessage = (m: unknown): m is Message => {
   );
 };
 
-/** The `stored` field of a send answer, when it is usable: the visitor's question, then the reply if upstream stored one. */
-function storedMessages(value: unknown): [Message] | [Message, Message] | undefined {
-  if (!Array.isArray(value) || value.length < 1 || value.length > 2 || !value.every(isMessage)) return undefined;
-  const [question, reply] = value as Message[];
-  if (question!.senderType !== 'User' || (reply && reply.senderType !== 'Bot')) return undefined;
-  return reply ? [question!, reply] : [question!];
+/** What the handler reports it stored for a send: the visitor's question, and the reply if upstream stored one. */
+interface StoredMessages {
+  question: Message;
+  reply?: Message;
+}
+
+/** The `stored` field of a send answer (`[question]` or `[question, reply]`), when it is usable. */
+function storedMessages(value: unknown): StoredMessages | undefined {
+  if (!Array.isArray(value) || !value.every(isMessage)) return undefined;
+  const [question, reply, ...more] = value;
+  if (question?.senderType !== 'User' || (reply && reply.senderType !== 'Bot') || more.length) return undefined;
+  return reply ? { question, reply } : { question };
 }
 
 /** The outbox as read from storage, and how many changes this tab had made when the read began. */
@@ -85,7 +91,7 @@ export interface OutboxRead {
 }
 
 /** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
-const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored[0].id);
+const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored.question.id);
 
 export class OutboxSender {
   /** Messages not yet confirmed: pending or failed, in the order written. */
@@ -245,7 +251,7 @@ export class OutboxSender {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
         if (!tried.has(next.localId)) release?.();
-        await this.#withLock(connection, () => this.deliver(connection, next.localId));
+        await this.#withLock(connection, () => this.#deliver(connection, next.localId));
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
@@ -266,11 +272,8 @@ export class OutboxSender {
     await locks.request(`chatbot-widget-outbox|${connection.transport.base}`, { signal: connection.signal }, action);
   }
 
-  /**
-   * One attempt at one entry, holding the lock. A TypeScript `private`, not a `#` one like the
-   * others: test/widget/outbox-reads.test.ts takes this step directly.
-   */
-  private async deliver(connection: Connection, localId: string) {
+  /** One attempt at one entry, holding the lock. */
+  async #deliver(connection: Connection, localId: string) {
     const { signal, transport } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.#outbox.get(localId);
@@ -386,7 +389,7 @@ export class OutboxSender {
     this.#confirmed = this.#confirmed.filter((c) => {
       if (!c.stored) return c.seq > seenSeq;
       if (held(c, ids)) return false;
-      return !(c.seq <= seenSeq && c.stored[0].chatSessionId !== sessionId);
+      return !(c.seq <= seenSeq && c.stored.question.chatSessionId !== sessionId);
     });
     return this.#confirmed.length !== before;
   }
@@ -398,7 +401,7 @@ export class OutboxSender {
       const ids = new Set(server.map((m) => m.id));
       for (const c of this.#confirmed) {
         if (held(c, ids)) continue;
-        const [question, reply] = c.stored ?? [];
+        const { question, reply } = c.stored ?? {};
         list.push(
           question
             ? toView(question)

@@ -30,16 +30,19 @@ const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
   override name = 'RequestFailure';
-  constructor(
-    readonly kind: ChatbotErrorKind,
-    /** HTTP status; 0 when no answer arrived. */
-    readonly status: number,
-    /** The server's own words, when it sent some (validation titles, envelope errors). */
-    readonly detail: string,
-    /** Seconds the server asked us to wait (429 `Retry-After`). */
-    readonly retryAfter?: number,
-  ) {
+  readonly kind: ChatbotErrorKind;
+  /** HTTP status; 0 when no answer arrived. */
+  readonly status: number;
+  /** The server's own words, when it sent some (validation titles, envelope errors). */
+  readonly detail: string;
+  /** Seconds the server asked us to wait (429 `Retry-After`). */
+  readonly retryAfter: number | undefined;
+  constructor(kind: ChatbotErrorKind, status: number, detail: string, retryAfter?: number) {
     super(detail || `${kind} (${status})`);
+    this.kind = kind;
+    this.status = status;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -160,7 +163,11 @@ export class Transport {
         const body = await this.#raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
         const data = body.data;
         if (!data || typeof data.token !== 'string' || typeof data.userId !== 'string') {
-          throw new RequestFailure('identity', 200, 'No visitor identity sent.');
+          throw new RequestFailure(
+            'identity',
+            200,
+            "The handler's answer to POST /visitor has no visitor identity (a token and a userId): check that endpoint is the signing handler's base path.",
+          );
         }
         const changed = data.userId !== this.#identity?.userId;
         // The first-paint record must never outlive its visitor: unnamed before the identity
@@ -291,7 +298,12 @@ export class Transport {
     if (response.status === 204) return undefined as T;
     const detail = describe(parsed);
     const status = response.status;
-    if (response.ok) throw new RequestFailure('server', status, 'The answer is not JSON.');
+    if (response.ok)
+      throw new RequestFailure(
+        'server',
+        status,
+        `The handler answered ${status} with a body that is not JSON: check that endpoint is the signing handler's base path, not a page.`,
+      );
     if (status === 429)
       throw new RequestFailure('rate-limited', status, detail, Math.max(1, retryAfterSeconds(status, response.headers, Date.now()) ?? 1));
     if (status === 401) throw new RequestFailure('identity', status, detail);

@@ -25,8 +25,8 @@ const unreadBadge = css`
     position: absolute;
     inset-block-start: -4px;
     inset-inline-end: -4px;
-    min-width: 22px;
-    height: 22px;
+    min-inline-size: 22px;
+    block-size: 22px;
     padding: 0 6px;
     border-radius: 999px;
     border: 2px solid var(--_bg);
@@ -68,7 +68,7 @@ export const panelStyles = [
     padding: 0;
   }
   [part='search-input'] {
-    width: 100%;
+    inline-size: 100%;
     margin-block-end: 8px;
     padding: 8px 10px;
     border: 1px solid var(--_border);
@@ -81,7 +81,7 @@ export const panelStyles = [
   [part='session'],
   [part='search-result'] {
     display: block;
-    width: 100%;
+    inline-size: 100%;
     text-align: start;
     padding: 8px 10px;
     margin-block-end: 4px;
@@ -113,7 +113,7 @@ export const panelStyles = [
   }
   /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
   .sessions-end {
-    height: 1px;
+    block-size: 1px;
   }
   [part='session'] .date,
   [part='search-result'] .date {
@@ -168,8 +168,8 @@ export const panelStyles = [
     background: var(--_bot-bg);
   }
   [part='typing'] span[aria-hidden] {
-    width: 7px;
-    height: 7px;
+    inline-size: 7px;
+    block-size: 7px;
     border-radius: 50%;
     background: var(--_muted);
     animation: blink 1.2s infinite ease-in-out both;
@@ -219,8 +219,8 @@ export const panelStyles = [
     position: fixed;
     inset-block-start: 0;
     inset-inline-start: 0;
-    width: 1px;
-    height: 1px;
+    inline-size: 1px;
+    block-size: 1px;
     opacity: 0;
     pointer-events: none;
   }

@@ -25,8 +25,8 @@ export async function downloadTranscript(chat: ChatController, host: PanelHost, 
   if (!conversation?.messages.length) {
     throw new Error(
       id
-        ? `downloadTranscript: session "${id}" is not cached in this browser. Open it in the widget while online, or pass a session the history pane lists.`
-        : 'downloadTranscript: no conversation to download yet.',
+        ? `downloadTranscript: nothing is cached for session "${id}" in this browser. Open that conversation in the widget while online (it is cached then), or pass the id of a session the history pane lists.`
+        : 'downloadTranscript: no conversation to download: this visitor has no messages on this endpoint in this browser yet. Call it once a conversation has begun, or pass the id of a session the history pane lists.',
     );
   }
   const markdown = transcriptMarkdown(conversation.messages, {

@@ -11,6 +11,12 @@ export interface Piece {
   mark: boolean;
 }
 
+/** A matched word's place in the text: `[start, end)`. */
+export interface Mark {
+  start: number;
+  end: number;
+}
+
 /** Characters of a passage at most, and of context kept before its first match. */
 export const PASSAGE = 160;
 const BEFORE = 40;
@@ -25,12 +31,12 @@ function atCharacter(text: string, index: number) {
  * `text` split at `marks` (`[start, end)` ranges, in any order, may overlap), shortened to
  * {@link PASSAGE} characters around the first mark with an ellipsis where it was cut.
  */
-export function highlight(text: string, marks: readonly (readonly [number, number])[]): Piece[] {
-  const ranges = [...marks].sort((a, b) => a[0] - b[0]);
+export function highlight(text: string, marks: readonly Mark[]): Piece[] {
+  const ranges = [...marks].sort((a, b) => a.start - b.start);
   let from = 0;
   let to = text.length;
   if (text.length > PASSAGE) {
-    const first = ranges[0]?.[0] ?? 0;
+    const first = ranges[0]?.start ?? 0;
     from = Math.max(0, first - BEFORE);
     // Start at a word: after the last space in the context, when there is one.
     const space = text.lastIndexOf(' ', first - 1);
@@ -47,7 +53,7 @@ export function highlight(text: string, marks: readonly (readonly [number, numbe
   };
   if (from > 0) add('…', false);
   let at = from;
-  for (const [start, end] of ranges) {
+  for (const { start, end } of ranges) {
     const s = Math.max(start, at);
     const e = Math.min(end, to);
     if (e <= s) continue;

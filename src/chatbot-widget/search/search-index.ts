@@ -47,6 +47,13 @@ interface Doc {
 type Match = 0 | 1 | 2;
 const WHOLE = 2;
 
+/** How well a message matches a query: how many of the query's words it has, how many of them whole, and its score. */
+interface Found {
+  words: number;
+  whole: number;
+  score: number;
+}
+
 function match(word: string, query: string): Match {
   if (word === query) return WHOLE;
   return word.startsWith(query) || (UNSPACED.test(query) && word.includes(query)) ? 1 : 0;
@@ -100,11 +107,11 @@ export class SearchIndex {
     const terms = queryTerms(query);
     if (!terms.length) return [];
     const n = this.#docs.length;
-    // message → [query words found, of them whole, score]
-    const found = new Map<number, [number, number, number]>();
+    // message → how well it matches the whole query
+    const found = new Map<number, Found>();
     for (const term of terms) {
       // This query word's best match in each message.
-      const best = new Map<number, [Match, number]>();
+      const best = new Map<number, { kind: Match; score: number }>();
       for (const [word, posting] of this.#postings) {
         const kind = match(word, term);
         if (!kind) continue;
@@ -114,25 +121,23 @@ export class SearchIndex {
           const norm = tf + K1 * (1 - B + (B * this.#docs[id]!.length) / this.#averageLength);
           const score = weight * idf * ((tf * (K1 + 1)) / norm);
           const previous = best.get(id);
-          if (!previous || kind > previous[0] || (kind === previous[0] && score > previous[1])) best.set(id, [kind, score]);
+          if (!previous || kind > previous.kind || (kind === previous.kind && score > previous.score)) best.set(id, { kind, score });
         }
       }
-      for (const [id, [kind, score]] of best) {
-        const entry = found.get(id) ?? [0, 0, 0];
-        entry[0] += 1;
-        if (kind === WHOLE) entry[1] += 1;
-        entry[2] += score;
+      for (const [id, { kind, score }] of best) {
+        const entry = found.get(id) ?? { words: 0, whole: 0, score: 0 };
+        entry.words += 1;
+        if (kind === WHOLE) entry.whole += 1;
+        entry.score += score;
         found.set(id, entry);
       }
     }
     return [...found]
-      .sort(([a, x], [b, y]) => y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || this.#docs[b]!.time - this.#docs[a]!.time)
+      .sort(([a, x], [b, y]) => y.words - x.words || y.whole - x.whole || y.score - x.score || this.#docs[b]!.time - this.#docs[a]!.time)
       .slice(0, limit)
       .map(([id]) => {
         const doc = this.#docs[id]!;
-        const marks = tokenize(doc.text)
-          .filter((token) => terms.some((term) => match(token.term, term)))
-          .map((token): [number, number] => [token.start, token.end]);
+        const marks = tokenize(doc.text).filter((token) => terms.some((term) => match(token.term, term)));
         return { sessionId: doc.sessionId, messageId: doc.messageId, createdAt: doc.createdAt, pieces: highlight(doc.text, marks) };
       });
   }

@@ -169,7 +169,9 @@ export function chooseLocale(lang: string | null | undefined, pageLang: string |
     if (found) return { code: found.code, formatTag: found.tag };
     if (!warned.has(asked)) {
       warned.add(asked);
-      console.warn(`<chatbot-widget>: lang="${asked}" is not shipped (${LOCALE_CODES.join(' ')}); showing English.`);
+      console.warn(
+        `<chatbot-widget>: lang="${asked}" is not one of the shipped languages (${LOCALE_CODES.join(', ')}); showing English. Set lang to one of them, or remove it to follow the page's language.`,
+      );
     }
     return { code: DEFAULT_LOCALE, formatTag: DEFAULT_LOCALE };
   }
