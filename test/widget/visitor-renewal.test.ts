@@ -38,7 +38,8 @@ describe('<chatbot-widget> visitor token renewal', () => {
     equal(typeof kept.renewedAt, 'number', 'the renewal time is kept with the identity');
     await idbSet(`identity|${absoluteEndpoint(namespace)}`, { ...kept, renewedAt: Date.now() - 2 * DAY_MS }, idbStore);
 
-    await mount({}, namespace);
+    // Open, so the panel's code (which keeps the identity) starts at once, not when the page is idle.
+    await mount({ open: '' }, namespace);
     const renewed = (await waitFor(async () => {
       const now = (await storedIdentity(namespace)) as Kept;
       return now.token !== kept.token ? now : undefined;
