@@ -33,19 +33,20 @@ async function visitedOnce(): Promise<{ namespace: string; kept: Kept }> {
 }
 
 describe('<chatbot-widget> visitor token renewal', () => {
-  it('a token renewed more than a day ago is renewed when the widget starts: same visitor, new token', async () => {
+  it('a token renewed more than a day ago is renewed when the widget starts, for the same visitor', async () => {
     const { namespace, kept } = await visitedOnce();
     equal(typeof kept.renewedAt, 'number', 'the renewal time is kept with the identity');
     await idbSet(`identity|${absoluteEndpoint(namespace)}`, { ...kept, renewedAt: Date.now() - 2 * DAY_MS }, idbStore);
 
     // Open, so the panel's code (which keeps the identity) starts at once, not when the page is idle.
     await mount({ open: '' }, namespace);
+    // Renewed within the same second, the handler may sign the very same token: the renewal time
+    // tells a renewal apart.
     const renewed = (await waitFor(async () => {
       const now = (await storedIdentity(namespace)) as Kept;
-      return now.token !== kept.token ? now : undefined;
-    }, 'a renewed token')) as Kept;
+      return Date.now() - now.renewedAt! < 60_000 ? now : undefined;
+    }, 'a renewed identity')) as Kept;
     equal(renewed.userId, kept.userId, 'the same visitor');
-    equal(Date.now() - renewed.renewedAt! < 60_000, true, 'renewed now');
   });
 
   it('a token renewed within the day is used as it is: no call at start-up', async () => {
