@@ -7,6 +7,16 @@ import { configs as litConfigs } from 'eslint-plugin-lit';
 import { configs as wcConfigs } from 'eslint-plugin-wc';
 import globals from 'globals';
 
+/** The browser side's sources and tests: Lit templates and custom elements live here. */
+const BROWSER_FILES = [
+  'src/ui/**/*.ts',
+  'src/chatbot-widget/**/*.ts',
+  'src/chatbot-usage/**/*.ts',
+  'src/browser/**/*.ts',
+  'test/widget/**/*.ts',
+  'test/widget-locales/**/*.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -80,25 +90,11 @@ export default tseslint.config(
   },
   // The widget: Lit templates and custom-element rules.
   {
-    files: [
-      'src/ui/**/*.ts',
-      'src/chatbot-widget/**/*.ts',
-      'src/chatbot-usage/**/*.ts',
-      'src/browser/**/*.ts',
-      'test/widget/**/*.ts',
-      'test/widget-locales/**/*.ts',
-    ],
+    files: BROWSER_FILES,
     ...litConfigs['flat/recommended'],
   },
   {
-    files: [
-      'src/ui/**/*.ts',
-      'src/chatbot-widget/**/*.ts',
-      'src/chatbot-usage/**/*.ts',
-      'src/browser/**/*.ts',
-      'test/widget/**/*.ts',
-      'test/widget-locales/**/*.ts',
-    ],
+    files: BROWSER_FILES,
     ...wcConfigs['flat/recommended'],
     rules: {
       ...wcConfigs['flat/recommended'].rules,
