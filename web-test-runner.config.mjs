@@ -134,7 +134,9 @@ export default {
   files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
   nodeResolve: { exportConditions: ['production'] },
-  concurrency: 1,
+  // Two files at a time, one per core: each runs in a page of its own (its own storage), and
+  // every test talks to the backend under a namespace of its own.
+  concurrency: 2,
   testsFinishTimeout: process.env.CHATBOT_FUZZ === 'long' ? 3_600_000 : 180_000,
   middleware: [
     async (ctx, next) => {
