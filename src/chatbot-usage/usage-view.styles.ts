@@ -2,6 +2,9 @@ import { css } from 'lit';
 import { baseRules, themeTokens } from '../ui/theme.styles.js';
 
 /*
+ * One stylesheet for the whole usage view (about 360 lines, kept whole: the chart, lists and
+ * table share its layout rules and theme tokens, and one adopted sheet is one style recalculation).
+ *
  * Layout from 320 px to wide screens: every block is as wide as the element and wraps its
  * content; only the chart and the table scroll sideways, inside their own box, never the page.
  * Wide screens put the figures beside the busiest users and the drill-down panels side by side.

@@ -15,7 +15,7 @@ import { addressBucket } from '../../src/server/identity/address-bucket.js';
 
 const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
 
-describe('security review', () => {
+describe('signing handler: weaknesses once found, and its attack surface', () => {
   let upstream: RecordingUpstream;
   let clock: number;
   const logs: string[] = [];
