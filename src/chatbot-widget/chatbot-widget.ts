@@ -1,31 +1,12 @@
-// Longer than a file should be (about 490 lines): the element still forwards its lifecycle to the
-// panel and holds language loading and the snapshot beside its public API. Those jobs are to
-// become reactive controllers of their own (docs/architecture.md); until then they stay here
-// together, where each is read beside the lifecycle step that calls it.
-import { LitElement, adoptStyles, html, nothing, type CSSResultOrNative, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { withOverrides, type WidgetStrings } from '../ui/strings.js';
-import { launcherStrings } from '../ui/locales/en-launcher.js';
-import type { LoadedLocale, LocaleCode, WidgetLocale } from '../ui/locales/index.js';
 import { emit } from '../ui/emit.js';
-import { readSnapshot } from './panel-snapshot.js';
-import { whenIdle } from '../ui/when-idle.js';
 import { chatIcon, closeIcon } from './icons.js';
-import { conversationStyles } from './conversation.styles.js';
+import { PanelLoader } from './panel-loader.js';
 import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
+import { WidgetLanguage } from './widget-language.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
-
-/** A language as the widget holds it: whole once loaded, the launcher's English texts before. */
-type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<WidgetStrings> };
-
-/** What the widget shows until a language has loaded: the launcher's English texts, from the first load. */
-const LAUNCHER_ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
-
-/**
- * How long a closed widget waits for the page to be idle before it loads the panel's code
- * anyway (so the outbox resumes and a first open is instant).
- */
-const IDLE_LOAD_TIMEOUT_MS = 4_000;
 
 /**
  * A chat window for visitors of a site, backed by the signing handler (docs/api.md describes the
@@ -109,8 +90,8 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  */
 export class ChatbotWidget extends LitElement implements PanelHost {
   /**
-   * Lit's reactive properties: the attributes and properties below, as each is read and reflected,
-   * and the element's own state (`state: true`), which redraws it too.
+   * Lit's reactive properties: the attributes and properties below, as each is read and reflected.
+   * The element's own state lives in its controllers, which ask for an update when it changes.
    */
   static override properties = {
     endpoint: {},
@@ -127,9 +108,6 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     attachments: { type: Boolean },
     greeting: {},
     suggestions: { converter: suggestionsFromAttribute },
-    language: { state: true },
-    panel: { state: true },
-    panelFailed: { state: true },
   };
 
   static override styles = shellStyles;
@@ -172,28 +150,20 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   suggestions: string[] = [];
 
-  /** The language shown: the launcher's English until the chosen language has loaded. */
-  private language: ShownLocale = LAUNCHER_ENGLISH;
-  /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
-  formatTag = 'en';
-  /** Whether this element set its own `dir` (for a right-to-left language the page did not lay out). */
-  #dirFromLanguage = false;
-
-  /** The panel, once its code has loaded. */
-  private panel: ChatPanel | undefined;
-  /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
-  #panelLoading: Promise<ChatPanel> | undefined;
-  /** The panel's code could not be fetched (offline on first open). */
-  private panelFailed = false;
-  /** The panel as the visitor last saw it (panel-snapshot.ts), shown while its code loads. */
-  #snapshot: Node[] | undefined;
+  /** The language of the texts, loaded on first use. */
+  readonly #language = new WidgetLanguage(this);
+  /** The panel's code, loaded on first open or when the page is idle, and what stands in for it meanwhile. */
+  readonly #loader = new PanelLoader(this, () => this.#language.whole());
   /**
    * Whether the floating panel rises into view when shown: once the visitor has opened it. A page
    * loaded with it open shows it at once, its conversation (a snapshot's) in that first frame.
    */
   #rises = false;
-  /** Cancels the idle-time load of the panel's code, while it is scheduled. */
-  #cancelIdleLoad: (() => void) | undefined;
+
+  /** The panel, once its code has loaded (TypeScript-private: the tests read its conversation). */
+  private get panel(): ChatPanel | undefined {
+    return this.#loader.panel;
+  }
 
   /** The texts in use: the language's, with the host's `strings` over them (text values only). */
   get text(): WidgetStrings {
@@ -201,12 +171,17 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     // that is not text (an object, null) must neither render as markup nor break the widget.
     // Whole once the panel is here (it waits for a whole language); before, the launcher's texts
     // are all that is drawn.
-    return withOverrides(this.language.strings as WidgetStrings, this.strings);
+    return withOverrides(this.#language.shown.strings as WidgetStrings, this.strings);
+  }
+
+  /** @internal The tag dates and numbers are formatted with (`en-GB` beside English texts). */
+  get formatTag() {
+    return this.#language.formatTag;
   }
 
   /** @internal The direction of the language shown. */
   get textDirection() {
-    return this.language.dir;
+    return this.#language.shown.dir;
   }
 
   /** @internal Open, or inline (always shown). */
@@ -236,7 +211,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * `chatbot-send` listener cancelled it; the reply arrives as a `chatbot-reply` event.
    */
   async send(text: string, file?: string): Promise<string | undefined> {
-    return (await this.#loadPanel()).send(text, file);
+    return (await this.#loader.load()).send(text, file);
   }
 
   /**
@@ -248,12 +223,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * chat.downloadTranscript().catch((error) => console.warn(error.message));
    */
   async downloadTranscript(sessionId?: string): Promise<void> {
-    return (await this.#loadPanel()).downloadTranscript(sessionId);
+    return (await this.#loader.load()).downloadTranscript(sessionId);
   }
 
   /** Forgets the visitor's identity, cached history and unsent messages for this endpoint. */
   async reset(): Promise<void> {
-    await (await this.#loadPanel()).reset();
+    await (await this.#loader.load()).reset();
   }
 
   /** @internal Moves focus to the launcher (the panel closed while focus was in it). */
@@ -262,204 +237,36 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   }
 
   /**
-   * Loads the panel's code and a whole language (once; again after a failure) and builds the
-   * panel. Its styles join the element's then, so a page that never opens the chat never parses them.
-   */
-  #loadPanel(): Promise<ChatPanel> {
-    this.#panelLoading ??= Promise.all([import('./panel/chat-panel.js'), this.#wholeLanguage()]).then(
-      ([{ ChatPanel, panelStyles }]) => {
-        if (this.panel) return this.panel;
-        // Built before its styles join, while the element's layout is still clean: it measures the panel.
-        const panel = new ChatPanel(this);
-        // Removed while its code loaded: it listens to the page only once attached again.
-        if (!this.isConnected) panel.disconnected();
-        this.#adoptPanelStyles(panelStyles);
-        this.panel = panel;
-        this.#snapshot = undefined;
-        this.panelFailed = false;
-        if (this.open) panel.opened(true);
-        return panel;
-      },
-      (error: unknown) => {
-        this.#panelLoading = undefined;
-        this.panelFailed = true;
-        // What went wrong is said in the panel's place: no snapshot stands in for a panel that
-        // is not coming.
-        if (this.#snapshot) {
-          this.#snapshot = undefined;
-          this.#adoptPanelStyles([]);
-        }
-        throw error;
-      },
-    );
-    return this.#panelLoading;
-  }
-
-  /** The panel's styles join the element's: its code's, a snapshot's, or (none) the element's own only. */
-  #adoptPanelStyles(styles: CSSResultOrNative[]) {
-    adoptStyles(this.renderRoot as ShadowRoot, [...(this.constructor as typeof LitElement).elementStyles, ...styles]);
-  }
-
-  /**
-   * A reload of the element shown: the panel as the visitor last saw it is drawn in this first
-   * render until the panel's code draws it (panel-snapshot.ts), with the styles of its
-   * conversation, which ship in the first load (nothing of the snapshot's record styles anything).
-   */
-  #showSnapshot() {
-    const snapshot = readSnapshot(this.endpoint);
-    if (!snapshot) return;
-    this.#adoptPanelStyles([conversationStyles]);
-    this.#snapshot = snapshot;
-  }
-
-  /**
-   * The texts the panel needs, loaded with its code: the chosen language, or English if its chunk
-   * cannot be fetched. The first load holds only the launcher's English, and a page in another
-   * language never fetches the rest of English. Rejects when neither can be fetched (nor the
-   * language table), as the panel's code would.
-   */
-  async #wholeLanguage(): Promise<void> {
-    // Again if the page asked for another language while this one was on its way.
-    while (this.language === LAUNCHER_ENGLISH) await this.#showLanguage((await this.#chosenLocale()).code);
-  }
-
-  /**
-   * The language `lang` and the page ask for. The language table (locales/index.ts: which shipped
-   * language a tag asks for, where each one's texts load from) is a chunk of its own, fetched
-   * with the panel's code, so the launcher speaks English until then; this rejects when it cannot
-   * be fetched. Dates and numbers are formatted with the chosen tag from then on.
-   */
-  async #chosenLocale(): Promise<WidgetLocale> {
-    // Imported by name, so the chunk holds only what the element uses of the table.
-    const { chooseLocale } = await import('../ui/locales/index.js');
-    const chosen = chooseLocale(this.lang, document.documentElement.lang);
-    this.formatTag = chosen.formatTag;
-    return chosen;
-  }
-
-  /**
-   * Loads a language and shows it, unless another was asked for while it was on its way. English
-   * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
-   */
-  async #showLanguage(code: LocaleCode): Promise<void> {
-    const { loadLocale } = await import('../ui/locales/index.js');
-    const loaded = await loadLocale(code).catch(() => loadLocale('en'));
-    if ((await this.#chosenLocale()).code === code) this.language = loaded;
-  }
-
-  /** Loads the panel when the page is idle (closed), or right away (shown). */
-  #schedulePanel() {
-    if (this.#panelLoading) return;
-    if (this.isShown) {
-      this.#stopIdleLoad();
-      this.#loadPanel().catch(() => undefined);
-    } else {
-      this.#cancelIdleLoad ??= whenIdle(() => {
-        this.#cancelIdleLoad = undefined;
-        if (this.isConnected) this.#loadPanel().catch(() => undefined);
-      }, IDLE_LOAD_TIMEOUT_MS);
-    }
-  }
-
-  #stopIdleLoad() {
-    this.#cancelIdleLoad?.();
-    this.#cancelIdleLoad = undefined;
-  }
-
-  /**
    * `updateComplete` also waits for the panel's code when it is on its way, so `await
    * el.updateComplete` after opening finds the panel drawn.
    */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    if (this.#panelLoading && !this.panel) {
-      await this.#panelLoading.catch(() => undefined);
+    const { loading } = this.#loader;
+    if (loading && !this.panel) {
+      await loading.catch(() => undefined);
       complete = await super.getUpdateComplete();
     }
     return complete;
   }
 
-  /**
-   * Picks the language again for a new `lang`, and loads it; the language shown stays until it
-   * arrives.
-   */
-  async #chooseLanguage() {
-    const { code } = await this.#chosenLocale();
-    if (code !== this.language.code) await this.#showLanguage(code);
-  }
-
-  /** Lays the widget out right to left for such a language, unless the page set `dir` itself. */
-  #applyDirection() {
-    const rtl = this.language.dir === 'rtl';
-    if (rtl && !this.hasAttribute('dir')) {
-      this.setAttribute('dir', 'rtl');
-      this.#dirFromLanguage = true;
-    } else if (!rtl && this.#dirFromLanguage) {
-      this.removeAttribute('dir');
-      this.#dirFromLanguage = false;
-    }
-  }
-
-  override connectedCallback() {
-    super.connectedCallback();
-    this.panel?.connected();
-    this.requestUpdate();
-  }
-
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#stopIdleLoad();
-    this.panel?.disconnected();
-  }
-
   protected override willUpdate(changed: PropertyValues<this>) {
-    // The first language comes with the panel's code (wholeLanguage), or before it on a page in
-    // another language. Neither it nor English could be fetched: the language shown stays; the
-    // next change, or the panel's loading, tries again.
-    if (!this.hasUpdated) {
-      if (this.isShown) this.#showSnapshot();
-      // A page in another language has its launcher spoken in it at once, not when the page is idle.
-      else if (!/^(en\b|$)/i.test(this.lang || document.documentElement.lang)) this.#wholeLanguage().catch(() => undefined);
-    } else if (changed.has('lang')) this.#chooseLanguage().catch(() => undefined);
-    if ((changed as Map<PropertyKey, unknown>).has('language')) this.#applyDirection();
     if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
     if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
-    if (this.isConnected) this.#schedulePanel();
-    this.panel?.willUpdate(changed);
   }
 
   protected override updated(changed: PropertyValues<this>) {
-    // A snapshot shows the end of the conversation, as the panel does.
-    if (this.#snapshot) this.renderRoot.querySelector('[part=messages]')?.scrollTo(0, 1e9);
     if (changed.has('open') && this.open !== Boolean(changed.get('open'))) {
       emit(this, this.open ? 'chatbot-open' : 'chatbot-close', {});
-      if (this.open) this.panel?.opened();
-      else if (this.mode === 'floating' && this.matches(':focus-within')) this.focusLauncher();
+      if (!this.open && this.mode === 'floating' && this.matches(':focus-within')) this.focusLauncher();
     }
-    this.panel?.updated(changed);
-  }
-
-  /**
-   * The panel's place while its code loads: a status line, or what went wrong and a way to try
-   * again. It is the `heading` meanwhile: the dialog's name until the panel draws its title.
-   */
-  #renderPanelPending(t: WidgetStrings) {
-    return this.panelFailed
-      ? html`<p id="heading" role="alert" class="loading">${t.errorUnreachable}
-          <button type="button" @click=${() => void this.#loadPanel().catch(() => undefined)}>${t.retry}</button></p>`
-      : html`<p id="heading" role="status" class="loading">${t.loadingChat}</p>`;
   }
 
   protected override render() {
     const t = this.text;
     const floating = this.mode !== 'inline';
-    const shown = this.isShown;
     // Replies are counted by the panel's code: until it is here, there is no badge.
     const badge = floating && !this.open ? this.panel?.unreadBadge : undefined;
-    // Until the panel's code is here, a snapshot stands in for it.
-    const snapshot = this.#snapshot;
-    // Once its code is here the panel is drawn even while closed (hidden, its newest bubbles
-    // only): opening then lays out and paints what is there, in one frame.
     return html`
       ${
         floating
@@ -471,17 +278,9 @@ export class ChatbotWidget extends LitElement implements PanelHost {
           : nothing
       }
       <span id="unread" class="sr-only" role="status">${badge?.announced ?? ''}</span>
-      <div part="panel" id="panel" lang=${this.language.code} class=${floating ? (this.#rises ? 'floating rises' : 'floating') : 'inline'} ?hidden=${!shown}
+      <div part="panel" id="panel" lang=${this.#language.shown.code} class=${floating ? (this.#rises ? 'floating rises' : 'floating') : 'inline'} ?hidden=${!this.isShown}
         role=${floating ? 'dialog' : 'region'} aria-modal=${floating ? 'true' : nothing} aria-labelledby="heading">
-        ${
-          this.panel
-            ? this.panel.render()
-            : shown
-              ? snapshot
-                ? html`<div class="snapshot" inert>${snapshot}</div>`
-                : this.#renderPanelPending(t)
-              : nothing
-        }
+        ${this.#loader.render(t)}
       </div>
     `;
   }

@@ -31,3 +31,8 @@ export interface PanelHost extends ConversationHost {
   /** Moves focus to the launcher (the panel closed while focus was in it). */
   focusLauncher(): void;
 }
+
+/** The element of the panel that carries `part="name"`, once drawn. */
+export function partOf(host: PanelHost, name: string): HTMLElement | undefined {
+  return host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
+}

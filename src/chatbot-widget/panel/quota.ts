@@ -24,14 +24,18 @@ export class QuotaClock implements ReactiveController {
   #watched: number | undefined;
 
   readonly #host: ReactiveControllerHost;
-  constructor(host: ReactiveControllerHost) {
+  /** The visitor's tightest send window, as the handler last reported it. */
+  readonly #quota: () => SendQuota | undefined;
+  constructor(host: ReactiveControllerHost, quota: () => SendQuota | undefined) {
     this.#host = host;
+    this.#quota = quota;
 
     host.addController(this);
   }
 
-  /** Call on every render with the current quota: schedules the update at its reset time. */
-  watch(quota: SendQuota | undefined) {
+  /** Before every render: schedules an update at the reset time of a spent quota. */
+  hostUpdate() {
+    const quota = this.#quota();
     const until = quotaExhausted(quota) ? quota.resetAt : undefined;
     if (until === this.#watched) return;
     clearTimeout(this.#timer);

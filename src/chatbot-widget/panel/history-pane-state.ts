@@ -1,0 +1,95 @@
+/**
+ * The history pane's state as a Lit reactive controller: whether it is open, its search box, the
+ * next page of sessions loaded as its last row scrolls into view, and what opening a session or
+ * a search result does to the conversation shown. The pane itself is drawn by history-pane.ts.
+ */
+import type { ReactiveController } from 'lit';
+import type { ChatController } from '../controllers/chat-controller.js';
+import type { SearchHit } from '../search/search-index.js';
+import { HistorySearch } from './history-search.js';
+import type { MessageList } from './message-list.js';
+import { partOf, type PanelHost } from './panel-host.js';
+
+export class HistoryPaneState implements ReactiveController {
+  /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
+  open = false;
+  /** The search box above the sessions. */
+  readonly search: HistorySearch;
+  #sessionObserver: IntersectionObserver | undefined;
+
+  readonly #host: PanelHost;
+  readonly #chat: ChatController;
+  readonly #messages: MessageList;
+  constructor(host: PanelHost, chat: ChatController, messages: MessageList) {
+    this.#host = host;
+    this.#chat = chat;
+    this.#messages = messages;
+
+    this.search = new HistorySearch(host, () => chat.cachedConversations());
+    host.addController(this);
+  }
+
+  hostUpdated() {
+    if (this.#host.isShown) this.#observeSessions();
+  }
+
+  hostDisconnected() {
+    this.#sessionObserver?.disconnect();
+  }
+
+  /** Infinite scroll of the pane: the last row coming into view loads the next page. */
+  #observeSessions() {
+    const sentinel = this.#host.renderRoot.querySelector('.sessions-end');
+    this.#sessionObserver?.disconnect();
+    if (!sentinel || !this.open) return;
+    this.#sessionObserver ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void this.#chat.history.loadMore();
+    });
+    this.#sessionObserver.observe(sentinel);
+  }
+
+  /** The history button: shows the pane (its sessions fetched, the search code on its way) or hides it. */
+  readonly toggle = () => {
+    this.open = !this.open;
+    if (this.open) {
+      void this.#chat.history.loadMore(true);
+      this.search.preload();
+    }
+    this.#host.requestUpdate();
+  };
+
+  /**
+   * Escape while the pane is open: back to the button that opened it (the disclosure pattern),
+   * as focus on a row of the pane would fall to the page's body once the pane hides.
+   */
+  closeToButton() {
+    partOf(this.#host, 'history-button')?.focus();
+    this.open = false;
+    this.#host.requestUpdate();
+  }
+
+  /** Shows a session of the pane, at its newest message, focus on the list. */
+  openSession(sessionId: string) {
+    this.open = false;
+    this.#messages.stopRevealing();
+    this.#messages.window.follow();
+    void this.#chat.conversation.viewSession(sessionId);
+    this.#host.requestUpdate();
+    void this.#host.updateComplete.then(() => this.#messages.element?.focus());
+  }
+
+  /** Opens a search result: its conversation, at its message. */
+  openHit(hit: SearchHit) {
+    this.open = false;
+    this.#messages.reveal(hit.messageId);
+    void this.#chat.conversation.viewSession(hit.sessionId);
+    this.#host.requestUpdate();
+  }
+
+  /** From a past session back to the current conversation. */
+  readonly backToChat = () => {
+    this.#messages.stopRevealing();
+    this.#messages.window.follow();
+    void this.#chat.conversation.viewSession(undefined);
+  };
+}
