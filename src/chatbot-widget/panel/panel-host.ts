@@ -32,7 +32,7 @@ export interface PanelHost extends ConversationHost {
   focusLauncher(): void;
 }
 
-/** The element of the panel that carries `part="name"`, once drawn. */
+/** The element of the panel whose `part` is `name`, once drawn. */
 export function partOf(host: PanelHost, name: string): HTMLElement | undefined {
   return host.renderRoot.querySelector<HTMLElement>(`[part="${name}"]`) ?? undefined;
 }
