@@ -9,6 +9,8 @@
  * - {@link TabSync}: notes between the tabs of the site.
  * What concerns them all is done here: the first read of storage, identity changes, notes from
  * other tabs, reset. Ending a connection aborts its signal, which stops all work begun for it.
+ * That is why it is one file of a little over 300 lines: each of those steps begins or ends a
+ * connection, and read together they show that no work outlives the connection it began for.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
