@@ -118,4 +118,18 @@ describe('<chatbot-widget> history search', () => {
     await waitFor(() => el.shadowRoot!.activeElement?.getAttribute('part')?.includes('message'), 'the message opened and focused');
     assert(el.shadowRoot!.activeElement!.textContent!.includes('third question'));
   });
+
+  it('forgets the search with the visitor: after reset() the pane opens with an empty box and no results', async () => {
+    const { el } = await visitorWithCachedSessions('first question', [['second question']]);
+    if (part(el, 'history')!.hidden) part(el, 'history-button')!.click();
+    await search(el, 'question');
+    equal(results(el).length, 2);
+    await el.reset();
+    await el.updateComplete;
+    assert(part(el, 'history')!.hidden, 'the pane closes');
+    part(el, 'history-button')!.click();
+    await el.updateComplete;
+    equal((part(el, 'search-input') as HTMLInputElement).value, '', 'the box is empty');
+    equal(results(el).length, 0, 'no result of the visitor forgotten');
+  });
 });

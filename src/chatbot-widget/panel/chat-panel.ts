@@ -113,7 +113,7 @@ export class ChatPanel {
   /** Forgets the visitor (see `ChatbotWidget.reset`). */
   async reset(): Promise<void> {
     this.#composer.clear();
-    this.#history.open = false;
+    this.#history.forget();
     this.#messages.window.follow();
     await this.chat.reset();
   }

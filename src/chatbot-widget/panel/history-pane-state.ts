@@ -68,6 +68,12 @@ export class HistoryPaneState implements ReactiveController {
     this.#host.requestUpdate();
   }
 
+  /** The visitor was forgotten: the pane closes, and its search holds nothing of theirs. */
+  forget() {
+    this.open = false;
+    this.search.clear();
+  }
+
   /** Shows a session of the pane, at its newest message, focus on the list. */
   openSession(sessionId: string) {
     this.open = false;
