@@ -7,7 +7,6 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ChatController } from '../controllers/chat-controller.js';
 import { inertText } from '../../ui/inert-text.js';
-import type { WidgetStrings } from '../../ui/strings.js';
 import { renderGreeting } from './greeting.js';
 import type { HistoryPaneState } from './history-pane-state.js';
 import type { MessageList } from './message-list.js';
@@ -37,7 +36,7 @@ export function renderViewingBar({ chat, history, bubble }: MessageListView) {
 
 export function renderMessageList(view: MessageListView) {
   const { chat, messages, bubble } = view;
-  const t: WidgetStrings = bubble.t;
+  const { t } = bubble;
   const c = chat.conversation;
   const all = c.messages;
   const visible = messages.window.slice(all);
