@@ -119,7 +119,8 @@ function deno(config: StudioConfig): string {
   return `import { createSigningHandler } from 'chatbot-widget/server';
 import { createDenoKvStore } from 'chatbot-widget/server/deno-kv';
 
-const kv = await Deno.openKv();
+// Deno KV: a local file here (CHATBOT_KV_PATH, or Deno's own folder), shared by every instance on Deno Deploy.
+const kv = await Deno.openKv(Deno.env.get('CHATBOT_KV_PATH'));
 const handler = createSigningHandler({
 ${handlerOptions(config, (name) => `Deno.env.get('${name}')!`, '  ')}
   store: createDenoKvStore(kv),
