@@ -138,10 +138,22 @@ test('the studio drives the live widget, and its script-tag snippet pasted on a 
   const pastedPanel = await panelPicture(pasted.page, 'chatbot-widget');
   assert.deepEqual(await pasted.problems(), [], 'the pasted page works under the CSP line, with nothing refused');
   assert.deepEqual([pastedPanel.width, pastedPanel.height], [studioPanel.width, studioPanel.height], 'the same panel size');
+  // Header, greeting and suggestions: the same pixels, but for the rounded top corners' edge,
+  // anti-aliased over the studio frame's layer (66 pixels).
+  const composer = 72;
+  const [upperStudio, upperPasted] = [studioPanel, pastedPanel].map((picture) => {
+    const upper = new PNG({ width: picture.width, height: picture.height - composer });
+    PNG.bitblt(picture, upper, 0, 0, upper.width, upper.height, 0, 0);
+    return upper;
+  });
+  const upperDifferent = pixelmatch(upperStudio!.data, upperPasted!.data, null, upperStudio!.width, upperStudio!.height, {
+    threshold: 0.03,
+  });
+  assert.ok(upperDifferent <= 100, `header, greeting and suggestions drawn alike: ${upperDifferent} pixels differ`);
+  // The composer: in the studio's frame (a layer of its own, which holds the floating widget's
+  // fixed position) its edge, at a fractional height (the field is 39.75 px), rounds to the pixel
+  // above; the rest of it is the same.
   const different = pixelmatch(studioPanel.data, pastedPanel.data, null, studioPanel.width, studioPanel.height, { threshold: 0.03 });
-  // One difference remains: the message field is a pixel taller in the studio, whose page styles
-  // the widget inherits from (about 1,900 pixels of 228,000). A colour, text or layout the
-  // configuration sets differs in more, and any difference on the pasted side fails here.
   assert.ok(different < 2_500, `the pasted widget looks like the studio's: ${different} pixels differ`);
   await blank.close();
   await context.close();
