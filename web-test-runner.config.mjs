@@ -118,6 +118,21 @@ function fuzzEnvPlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('visual-update')` from a screenshot test: whether this run approves new
+ * baselines (UPDATE_SCREENSHOTS=1), in which a test that proves a change is caught has nothing to
+ * compare against.
+ */
+function visualUpdatePlugin() {
+  return {
+    name: 'visual-update',
+    executeCommand({ command }) {
+      if (command !== 'visual-update') return undefined;
+      return process.env.UPDATE_SCREENSHOTS === '1';
+    },
+  };
+}
+
 /** The widget's Lit templates minified as the standalone build ships them (vite.config.ts). */
 function minifyTemplatesPlugin() {
   return {
@@ -150,19 +165,27 @@ export default {
     holdPanelCodePlugin(),
     failPanelCodePlugin(),
     fuzzEnvPlugin(),
+    visualUpdatePlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);
     // a failure writes the new image and the difference under test/widget/screenshots/failed.
-    // UPDATE_SCREENSHOTS=1 approves the current look (then look at the images before committing).
+    // `npm run test:visual:update` approves the current look (then look at the images before
+    // committing). Runs are deterministic (support/visual.ts: bundled font, no animation, times
+    // hidden), so the tolerance is small: 40 pixels that differ (each by more than pixelmatch's
+    // colour threshold) fail, and a part moved by 10 px changes hundreds, a bubble one shade lighter thousands
+    // (visual-catches.test.ts).
     visualRegressionPlugin({
       update: process.env.UPDATE_SCREENSHOTS === '1',
       baseDir: 'test/widget/screenshots',
       getBaselineName: ({ name }) => `baseline/${name}.png`,
       getDiffName: ({ name }) => `failed/${name}-diff.png`,
       getFailedName: ({ name }) => `failed/${name}.png`,
-      failureThresholdType: 'percent',
-      failureThreshold: 0.5,
+      failureThresholdType: 'pixel',
+      failureThreshold: 40,
+      // A pixel differs when its colour does by more than this (pixelmatch's YIQ distance, 0 to 1;
+      // its default 0.1 lets a bubble one shade lighter pass): runs draw the same pixels, so small.
+      diffOptions: { threshold: 0.03 },
     }),
   ],
   browsers: [

@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole stack in one process.
  *   /            the demo site (demo/*.html) and /chatbot-widget.js (the standalone bundle)
+ *   /studio      the studio: the widget's configuration, live, and its snippets (demo/studio/)
  *   /chatbot/    the signing handler
  *   /api/        the built-in emulator (unless CHATBOT_API_BASE_URL names a real upstream)
  */
@@ -13,6 +14,7 @@ import { createSigningHandler, adminTokenAuthorizer } from '../src/server/index.
 import { toNodeListener } from '../src/server/adapters/node.js';
 import { readStartConfig, StartConfigError, type UpstreamConfig } from './config.js';
 import { createStaticSite } from './static-site.js';
+import { ensureManifest, serveStudio } from './studio-assets.js';
 import { connectRedisStore, type RedisStoreConnection } from './redis.js';
 import { listensOnLoopback, namesLoopback } from './host-check.js';
 
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
   // Before listening: a Redis that is not there stops npm start with one line, not a broken stack.
   const redis: RedisStoreConnection | undefined = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
   const site = await createStaticSite();
+  ensureManifest();
   const replySource = config.upstream ? undefined : createReplySourceFromEnv(process.env);
   const emulator: Emulator | undefined = replySource
     ? createEmulator({ db: join(config.dataDir, 'emulator.sqlite'), basePath: '/api', replySource })
@@ -44,7 +47,14 @@ async function main(): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     if (emulator && (path === '/api' || path.startsWith('/api/'))) return emulator.listener(req, res);
     if ((path === '/chatbot' || path.startsWith('/chatbot/')) && handlerListener) return handlerListener(req, res);
-    site.serve(req, res);
+    serveStudio(req, res, path).then(
+      (served) => served || site.serve(req, res),
+      (error: unknown) => {
+        console.error('studio:', error instanceof Error ? error.message : error);
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('The studio could not be served; see the server log.');
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -79,6 +89,7 @@ async function main(): Promise<void> {
     `  Demo site        ${origin}/`,
     `  Inline, dark     ${origin}/inline.html`,
     `  Embed it         ${origin}/embed.html`,
+    `  Studio           ${origin}/studio  (set the widget up, live, and copy its snippets)`,
     `  Admin            ${origin}/admin.html#token=${config.adminToken}`,
     `  Signing handler  ${origin}/chatbot/  (the widget's API: POST visitor and message, GET sessions and messages)`,
     config.allowedOrigins.length

@@ -1,40 +1,21 @@
 // Right-to-left layout, compared as screenshots with approved ones (test/widget/screenshots/
-// baseline; UPDATE_SCREENSHOTS=1 approves a new look): Arabic and Hebrew panels laid out from
-// the right, bubbles on the mirrored sides, the launcher in the mirrored corner. Times (which
-// change with the clock), focus rings and the caret are hidden so only layout is compared.
-import { visualDiff } from '@web/test-runner-visual-regression';
+// baseline; `npm run test:visual:update` approves a new look): Arabic and Hebrew panels laid out
+// from the right, bubbles on the mirrored sides, the launcher in the mirrored corner. Drawn as
+// every screenshot is (support/visual.ts): test font, no animation, times hidden.
 import { equal, mount, part, parts, unmountAll, waitForReplies } from './support/helpers.js';
-import type { ChatbotWidget } from '../../src/browser/index.js';
+import { frame, removeFrames, settle, useTestFont, visualDiff } from './support/visual.js';
 
-afterEach(() => unmountAll());
-
-const steady = new CSSStyleSheet();
-steady.replaceSync(
-  'time { visibility: hidden } * { caret-color: transparent !important; outline: none !important; animation: none !important }',
-);
-
-/** The widget as it settles: no animation running, nothing focused, times hidden. */
-async function settle(el: ChatbotWidget) {
-  el.shadowRoot!.adoptedStyleSheets = [...el.shadowRoot!.adoptedStyleSheets, steady];
-  (el.shadowRoot!.activeElement as HTMLElement | null)?.blur();
-  await el.updateComplete;
-  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-}
-
-function frame(width: number, height: number) {
-  const box = document.createElement('div');
-  box.className = 'visual-frame';
-  box.style.width = `${width}px`;
-  box.style.height = `${height}px`;
-  document.body.append(box);
-  return box;
-}
+afterEach(() => {
+  unmountAll();
+  removeFrames();
+});
 
 describe('<chatbot-widget> right to left, as screenshots', () => {
   for (const lang of ['ar', 'he']) {
     it(`lays out an inline conversation from the right (${lang})`, async () => {
-      frame(360, 520).id = `frame-${lang}`;
+      frame(360, 520, { id: `frame-${lang}` });
       const { el } = await mount({ mode: 'inline', lang, heading: lang === 'ar' ? 'المساعد' : 'העוזר', container: `#frame-${lang}` });
+      await useTestFont(el);
       await el.send('rtl-sample');
       await waitForReplies(el, 1);
       await settle(el);
@@ -58,6 +39,7 @@ describe('<chatbot-widget> right to left, as screenshots', () => {
 
   it('opens the floating panel over the mirrored corner (ar)', async () => {
     const { el } = await mount({ lang: 'ar', open: '' });
+    await useTestFont(el);
     await el.send('rtl-sample');
     await waitForReplies(el, 1);
     await settle(el);

@@ -34,9 +34,11 @@ let emulator: Emulator;
 let upstream: { url: string; close(): Promise<void> };
 let handlerListener: ReturnType<typeof toNodeListener>;
 let browser: Browser;
+/** The Chromium {@link startBackendAndBrowser} launched. */
+export const examplesBrowser = () => browser;
 const work = mkdtempSync(join(tmpdir(), 'chatbot-examples-'));
 
-async function startBackendAndBrowser(): Promise<void> {
+export async function startBackendAndBrowser(): Promise<void> {
   const executablePath = await findBrowser();
   if (!executablePath) throw new Error(INSTALL_HINT);
   emulator = createEmulator({
@@ -57,7 +59,7 @@ async function startBackendAndBrowser(): Promise<void> {
   browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 }
 
-async function stopAll(): Promise<void> {
+export async function stopAll(): Promise<void> {
   await browser?.close();
   await upstream?.close();
   emulator?.close();
@@ -65,7 +67,7 @@ async function stopAll(): Promise<void> {
 }
 
 /** What `npm install` in an example does for `"chatbot-widget": "file:../.."`: a link to the repository. */
-function linkPackage(example: string): void {
+export function linkPackage(example: string): void {
   const link = join(root, 'examples', example, 'node_modules/chatbot-widget');
   if (existsSync(link)) return;
   mkdirSync(join(link, '..'), { recursive: true });
@@ -90,7 +92,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The built example at `/`, the signing handler at `/chatbot/`, on one origin. */
-async function serve(dist: string): Promise<{ origin: string; server: Server }> {
+export async function serve(dist: string): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path.startsWith('/chatbot/')) return handlerListener(req, res);

@@ -72,6 +72,7 @@ export const testReplies: ReplySource = {
       ].join('\n');
     }
     if (text === 'layout-sample') return LAYOUT_SAMPLE;
+    if (text === 'visual-sample') return VISUAL_SAMPLE;
     // Right-to-left text with the constructs whose layout mirrors: a list, a quote, a link, code (which stays left to right).
     if (text === 'rtl-sample')
       return 'مرحبا! هذه **إجابة** مع قائمة:\n\n- الأول\n- الثاني\n\n> שלום, זה ציטוט\n\nاقرأ [الوثائق](https://example.com/docs) أو انسخ:\n\n```\nconst x = 1;\n```';
@@ -95,6 +96,22 @@ export const LAYOUT_SAMPLE = [
   '```',
   '',
   'Done.',
+].join('\n');
+
+/** What the screenshot tests show of a reply: a code block, a table and a long link. */
+export const VISUAL_SAMPLE = [
+  'Add the element, then style it:',
+  '',
+  '```html',
+  '<chatbot-widget endpoint="/chatbot" heading="Help" theme="dark"></chatbot-widget>',
+  '```',
+  '',
+  '| Plan | Messages a day |',
+  '| --- | ---: |',
+  '| Free | 100 |',
+  '| Premium | 10,000 |',
+  '',
+  'More: https://example.com/docs/chatbot-widget/configuration/every-attribute-and-custom-property',
 ].join('\n');
 
 type Mode = 'up' | 'down' | 'drop';
