@@ -9,9 +9,10 @@
  *
  * The adapter makes `new Response(…)` build light ones (see {@link useLightResponses}), as Hono's
  * Node server does: the handler's core keeps to the Web API and never knows. Every member behaves
- * as the real one's (the first use of one that needs the real Response builds it, once), a body
- * whose stream was handed out counts as used once read, `instanceof Response` holds both ways,
- * and the static methods (`Response.json`, `Response.error`, `Response.redirect`) are the real ones.
+ * as the real one's (the first use of one that needs the real Response builds it, once, with the
+ * headers as they are then), a body whose stream was handed out counts as used once read,
+ * `instanceof Response` holds both ways, and the static methods (`Response.json`,
+ * `Response.error`, `Response.redirect`) are the real ones.
  */
 import { HEADER_NAME, RawHeaders } from './raw-headers.js';
 
