@@ -12,6 +12,7 @@ import { LightResponse, useLightResponses } from './light-response.js';
 import { toWebRequest } from './node-request.js';
 
 export { keepAliveFetch } from './keep-alive-fetch.js';
+export { originForm, toWebRequest } from './node-request.js';
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
