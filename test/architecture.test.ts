@@ -125,3 +125,36 @@ test("the handler's folders import one way", () => {
   }
   assert.deepEqual(violations, []);
 });
+
+/**
+ * Values kept beside a Request, a Response or a function, out of the Web API's sight (a WeakMap, a
+ * Symbol-keyed property, a property defined behind the object's back), would let a runtime's
+ * adapter and the handler talk past `Request -> Response`. The handler keeps to the Web API; what
+ * one runtime needs to go faster lives in adapters/, whole.
+ */
+const SIDE_CHANNEL = /\bWeakMap\b|\bSymbol(?:\.for)?\s*\(|\bObject\.defineProperty\s*\(/;
+
+/** The first side channel in a source file's code (comments may name what the code avoids). */
+function sideChannelIn(source: string): string | undefined {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return SIDE_CHANNEL.exec(code)?.[0];
+}
+
+test('the rule against side channels catches each kind, in code and not in comments', () => {
+  assert.equal(sideChannelIn('const texts = new WeakMap<Response, string>();'), 'WeakMap');
+  assert.equal(sideChannelIn("export const KEY = Symbol('chatbot-widget/answers');"), 'Symbol(');
+  assert.equal(sideChannelIn("const KEY = Symbol.for('chatbot-widget/transport');"), 'Symbol.for(');
+  assert.equal(sideChannelIn('Object.defineProperty(handler, KEY, { value: answer });'), 'Object.defineProperty(');
+  assert.equal(sideChannelIn('/** No WeakMap here. */\n// nor Symbol() nor Object.defineProperty()\nconst x = 1;'), undefined);
+});
+
+test('the handler outside adapters/ keeps nothing on the side: no WeakMap, Symbol or Object.defineProperty', () => {
+  const server = join(src, 'server');
+  const violations: string[] = [];
+  for (const file of files(server)) {
+    if (relative(server, file).startsWith('adapters/')) continue;
+    const found = sideChannelIn(readFileSync(file, 'utf8'));
+    if (found) violations.push(`server/${relative(server, file)} uses ${found}`);
+  }
+  assert.deepEqual(violations, []);
+});

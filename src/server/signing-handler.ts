@@ -7,10 +7,9 @@
  * → the route (identity 401, admin 403, content type 415, limits 429, body 413/400, upstream).
  */
 import { admin } from './routes/admin-routes.js';
-import { withBodyInside } from './core/held-body.js';
 import { corsHeaders, enforceBrowserRules, preflight } from './core/browser-rules.js';
 import { resolveOptions, type HandlerContext, type SigningHandlerOptions } from './core/options.js';
-import { failure, HandlerAnswer, TEXT, withBody } from './core/responses.js';
+import { failure, HandlerAnswer, TEXT } from './core/responses.js';
 import type { RouteContext } from './routes/route-context.js';
 import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './core/route-table.js';
 import { RefusedOriginLog } from './core/refused-origins.js';
@@ -22,17 +21,6 @@ import { visitorKey } from './identity/visitor-token.js';
 
 /** The handler: a Web `Request` in, a `Response` out. */
 export type SigningHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
-
-/**
- * Where the handler carries its answers before their body text is put in (responses.ts): the Node
- * adapter takes them from there and writes the text to the socket itself.
- */
-export const ANSWERS_WITHOUT_BODIES = Symbol('chatbot-widget/answers-without-bodies');
-
-/** The function behind `handler` whose answers carry their text on the side, if it has one. */
-export function answersWithoutBodies(handler: SigningHandler): SigningHandler | undefined {
-  return (handler as { [ANSWERS_WITHOUT_BODIES]?: SigningHandler })[ANSWERS_WITHOUT_BODIES];
-}
 
 const VISITOR_ROUTES: Partial<Record<RouteName, (ctx: RouteContext) => Promise<Response>>> = {
   visitor,
@@ -78,7 +66,7 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
   const refusedOrigins = new RefusedOriginLog(resolved.logger);
   const onRefused = (origin: string) => refusedOrigins.note(origin);
 
-  async function answer(request: Request, context?: HandlerContext): Promise<Response> {
+  return async function signingHandler(request: Request, context?: HandlerContext): Promise<Response> {
     let url: URL;
     try {
       url = new URL(request.url);
@@ -99,10 +87,8 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
       if (request.method !== route.method)
         return failure(405, TEXT.methodNotAllowed, { ...cors, Allow: `${route.allow ?? route.method}, OPTIONS` });
       enforceBrowserRules(request, url, resolved.allowedOrigins, onRefused);
-      // The host's callbacks are handed the request: with its body inside, as the adapter received it.
-      const hostSeesRequest = !!(resolved.identify || resolved.clientAddress || route.admin);
       const ctx: RouteContext = {
-        request: hostSeesRequest ? withBodyInside(request) : request,
+        request,
         url,
         route,
         options: resolved,
@@ -120,9 +106,5 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
       );
       return failure(500, TEXT.internal, cors);
     }
-  }
-
-  const signingHandler: SigningHandler = async (request, context) => withBody(await answer(request, context));
-  Object.defineProperty(signingHandler, ANSWERS_WITHOUT_BODIES, { value: answer });
-  return signingHandler;
+  };
 }

@@ -6,7 +6,8 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import type { SigningHandlerOptions } from '../core/options.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
-import { originForm, runNodeRequest } from './node.js';
+import { runNodeRequest } from './node.js';
+import { originForm } from './node-request.js';
 
 export { toNodeListener, type NodeListener } from './node.js';
 

@@ -1,24 +1,19 @@
 /**
  * A `fetch` for the handler's upstream calls on Node, over `node:http`/`node:https` with
- * keep-alive agents. Node's global fetch also reuses connections, but its Web-streams plumbing
- * costs more per request than the upstream call itself on a fast network; this one is a thin
- * translation of the few things the handler uses (method, headers, a text or byte body,
- * `redirect: 'manual'`, an abort signal) and falls back to the global fetch for anything else.
- * Node only: the Web-standard handler core never imports it.
- *
- * It also carries the handler's shorter way upstream over the same agents (upstream-transport.ts):
- * the whole answer read into one buffer, no Web Response, Headers or abort signal in between.
+ * keep-alive agents. Node's global fetch also reuses connections, but its plumbing (a Web stream
+ * fed chunk by chunk, a Headers object filled pair by pair, a promise per read) costs more per
+ * request than the upstream call itself on a fast network. This one is a thin translation of the
+ * few things the handler uses (method, headers, a text or byte body, `redirect: 'manual'`, an
+ * abort signal), falls back to the global fetch for anything else, and reads each answer into
+ * memory before handing it over as a light Response (light-response.ts): the handler reads whole
+ * answers anyway. Node only: the Web-standard handler core never imports it.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import {
-  TransportFailure,
-  UPSTREAM_TRANSPORT,
-  type HeaderReader,
-  type TransportRequest,
-  type TransportResponse,
-} from '../core/upstream-transport.js';
+import { MAX_UPSTREAM_BODY_BYTES } from '../core/upstream.js';
+import { LightResponse } from './light-response.js';
+import { RawHeaders } from './raw-headers.js';
 
 /** Sockets kept open per upstream host; more requests queue rather than open new sockets. */
 const MAX_SOCKETS_PER_HOST = 64;
@@ -33,96 +28,13 @@ function fetchFailed(cause: unknown): TypeError {
   return new TypeError('fetch failed', { cause });
 }
 
-/** The answer's body as a Web stream that pauses the socket while nobody reads. */
-function responseBody(res: IncomingMessage): ReadableStream<Uint8Array> {
+/** A body that fails when read, as a fetch body does when the answer breaks off after its headers. */
+function failingBody(reason: unknown): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      res.on('data', (chunk: Buffer) => {
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) res.pause();
-      });
-      res.once('end', () => controller.close());
-      res.once('error', (error) => controller.error(fetchFailed(error)));
-    },
-    pull() {
-      res.resume();
-    },
-    cancel() {
-      res.destroy();
+      controller.error(reason);
     },
   });
-}
-
-function toHeaders(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-    try {
-      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-    } catch {
-      // A header value Web Headers cannot hold is left out, as fetch would refuse it too.
-    }
-  }
-  return headers;
-}
-
-/**
- * `fetch` over keep-alive `node:http(s)` agents. Pass it as the handler's `fetch` option on Node
- * (`createExpressHandler`, the Fastify plugin and `createNodeListener` do so by default).
- *
- * @example
- * createSigningHandler({ ...options, fetch: keepAliveFetch });
- */
-export const keepAliveFetch: typeof fetch = (input, init = {}) => {
-  const body = init.body;
-  const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-  if (input instanceof Request || !plainBody || (init.redirect !== undefined && init.redirect !== 'manual')) {
-    // Outside the subset translated here: the global fetch does it right, just slower.
-    return fetch(input, init);
-  }
-  const url = typeof input === 'string' ? new URL(input) : input;
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
-  const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(signal.reason);
-
-  return new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-    if (body !== null && body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-    const secure = url.protocol === 'https:';
-    const request = (secure ? httpsRequest : httpRequest)(
-      url,
-      { method: init.method ?? 'GET', headers, agent: secure ? httpsAgent : httpAgent },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const hasBody = !NULL_BODY_STATUSES.has(status) && init.method !== 'HEAD';
-        if (!hasBody) res.resume();
-        resolve(new Response(hasBody ? responseBody(res) : null, { status, statusText: res.statusMessage ?? '', headers: toHeaders(res) }));
-      },
-    );
-    const onAbort = () => request.destroy(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    request.once('close', () => signal?.removeEventListener('abort', onAbort));
-    request.once('error', (error) => reject(signal?.aborted ? signal.reason : fetchFailed(error)));
-    request.end(body ?? undefined);
-  });
-};
-
-/** The answer's headers as received, read by name as Headers.get reads them (duplicates joined with ", "). */
-function headerReader(raw: string[]): HeaderReader {
-  let byName: Map<string, string> | undefined;
-  return {
-    get(name) {
-      if (!byName) {
-        byName = new Map();
-        for (let i = 0; i + 1 < raw.length; i += 2) {
-          const key = raw[i]!.toLowerCase();
-          const earlier = byName.get(key);
-          byName.set(key, earlier === undefined ? raw[i + 1]! : `${earlier}, ${raw[i + 1]!}`);
-        }
-      }
-      return byName.get(name.toLowerCase()) ?? null;
-    },
-  };
 }
 
 /** An absolute URL's origin (`http://host:port`) and the path with its query after it, as text. */
@@ -146,55 +58,101 @@ function originOptions(origin: string): RequestOptions {
   return options;
 }
 
-/** The handler's upstream calls over the keep-alive agents: one timer for the whole call, the body capped. */
-function keepAliveTransport(call: TransportRequest): Promise<TransportResponse> {
-  const { origin, path } = splitUrl(call.url);
-  const target = originOptions(origin);
-  const secure = target.protocol === 'https:';
-  const headers: Record<string, string> = { ...call.headers };
-  if (call.body) headers['content-length'] = String(call.body.byteLength);
-  const options: RequestOptions = { ...target, path, method: call.method, headers, agent: secure ? httpsAgent : httpAgent };
-  return new Promise<TransportResponse>((resolve, reject) => {
-    // Who hears a failure: the caller until the answer's headers arrive, then the body's reader.
-    let fail: (failure: TransportFailure) => void = reject;
-    const failWith = (failure: TransportFailure) => {
-      clearTimeout(timer);
-      fail(failure);
-    };
-    const request = (secure ? httpsRequest : httpRequest)(options, (res) => {
-      const body = new Promise<Uint8Array>((resolveBody, rejectBody) => {
-        fail = rejectBody;
-        const chunks: Buffer[] = [];
-        let total = 0;
-        let ended = false;
-        res.on('data', (chunk: Buffer) => {
-          total += chunk.byteLength;
-          if (total > call.maxBodyBytes) {
-            failWith(new TransportFailure('body'));
-            request.destroy();
-          } else chunks.push(chunk);
-        });
-        res.once('end', () => {
-          ended = true;
-          clearTimeout(timer);
-          resolveBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-        });
-        res.on('error', () => failWith(new TransportFailure('body')));
-        res.once('close', () => {
-          if (!ended) failWith(new TransportFailure('body'));
-        });
-      });
-      // Nobody may be left to read a body that fails later (the route stopped at the headers).
-      body.catch(() => undefined);
-      resolve({ status: res.statusCode ?? 0, headers: headerReader(res.rawHeaders), body });
-    });
-    const timer = setTimeout(() => {
-      failWith(new TransportFailure('timeout'));
-      request.destroy();
-    }, call.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => failWith(new TransportFailure('unreachable', error.code)));
-    request.end(call.body);
-  });
+/** Request headers as a plain record: the handler passes one already, anything else goes through Headers. */
+function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
+  if (init && !(init instanceof Headers) && !Array.isArray(init)) return { ...(init as Record<string, string>) };
+  const headers: Record<string, string> = {};
+  new Headers(init).forEach((value, name) => (headers[name] = value));
+  return headers;
 }
 
-Object.defineProperty(keepAliveFetch, UPSTREAM_TRANSPORT, { value: keepAliveTransport });
+/**
+ * `fetch` over keep-alive `node:http(s)` agents. Pass it as the handler's `fetch` option on Node
+ * (`createExpressHandler`, the Fastify plugin and `createNodeListener` do so by default).
+ *
+ * The answer comes once its whole body has arrived. What fails after the headers (the body broke
+ * off, went past the handler's cap on upstream answers, or the signal aborted) fails reading the
+ * body, as with the global fetch; what fails before them rejects the call.
+ *
+ * @example
+ * createSigningHandler({ ...options, fetch: keepAliveFetch });
+ */
+export const keepAliveFetch: typeof fetch = (input, init = {}) => {
+  const body = init.body;
+  const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+  if (input instanceof Request || !plainBody || (init.redirect !== undefined && init.redirect !== 'manual')) {
+    // Outside the subset translated here: the global fetch does it right, just slower.
+    return fetch(input, init);
+  }
+  const href = typeof input === 'string' ? input : input.href;
+  if (!href.startsWith('http://') && !href.startsWith('https://')) return fetch(input, init);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+
+  return new Promise<Response>((resolve, reject) => {
+    const headers = plainHeaders(init.headers);
+    if (body !== null && body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    const { origin, path } = splitUrl(href);
+    const target = originOptions(origin);
+    const secure = target.protocol === 'https:';
+    // Who hears a failure: the caller until the answer's headers arrive, then the answer's body.
+    let fail: (reason: unknown) => void = reject;
+    const request = (secure ? httpsRequest : httpRequest)(
+      { ...target, path, method: init.method ?? 'GET', headers, agent: secure ? httpsAgent : httpAgent },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const statusText = res.statusMessage ?? '';
+        if (NULL_BODY_STATUSES.has(status) || init.method === 'HEAD') {
+          res.resume();
+          resolve(new Response(null, { status, statusText, headers: new RawHeaders(res.rawHeaders) as unknown as Headers }));
+          return;
+        }
+        let settled = false;
+        fail = (reason) => {
+          if (settled) return;
+          settled = true;
+          resolve(new Response(failingBody(reason), { status, statusText, headers: new RawHeaders(res.rawHeaders) as unknown as Headers }));
+        };
+        const chunks: Buffer[] = [];
+        let total = 0;
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.byteLength;
+          if (total <= MAX_UPSTREAM_BODY_BYTES) return void chunks.push(chunk);
+          if (!settled) fail(fetchFailed(new RangeError(`the answer is longer than ${MAX_UPSTREAM_BODY_BYTES} bytes`)));
+          request.destroy();
+        });
+        res.once('end', () => {
+          if (settled) return;
+          settled = true;
+          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+          try {
+            resolve(
+              new LightResponse(bytes as Uint8Array<ArrayBuffer>, {
+                status,
+                statusText,
+                headers: new RawHeaders(res.rawHeaders) as unknown as Headers,
+              }) as Response,
+            );
+          } catch (error) {
+            // A status no Response can have (over 599).
+            reject(fetchFailed(error));
+          }
+        });
+        // Settled already on the way of every answer that ends well: the failure is built only when there is one.
+        const failed = (cause: () => unknown) => {
+          if (!settled) fail(signal?.aborted ? signal.reason : fetchFailed(cause()));
+        };
+        res.once('error', (error) => failed(() => error));
+        res.once('close', () => failed(() => new Error('the answer broke off')));
+      },
+    );
+    const onAbort = () => {
+      fail(signal!.reason);
+      request.destroy(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.once('close', () => signal?.removeEventListener('abort', onAbort));
+    request.once('error', (error) => fail(signal?.aborted ? signal.reason : fetchFailed(error)));
+    request.end(body ?? undefined);
+  });
+};

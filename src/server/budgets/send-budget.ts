@@ -21,7 +21,7 @@ import { clientAddressOf } from '../identity/identity.js';
 import type { HandlerContext, Identity, ResolvedOptions } from '../core/options.js';
 import { countAll, countIn, DAY_MS, MINUTE_MS, secondsUntil, windowAt, type LimitWindow } from './rate-limits.js';
 import { HandlerAnswer, refuse, TEXT } from '../core/responses.js';
-import type { HeaderReader } from '../core/upstream-transport.js';
+import type { HeaderReader } from '../core/upstream.js';
 
 /** Assumed daily quota until upstream has reported one: the smallest tier's, the free tier's. */
 export const ASSUMED_DAILY_QUOTA = 100;

@@ -10,7 +10,6 @@ import { consoleLogger } from './logger.js';
 import { GuardedStore } from './guarded-store.js';
 import type { HandlerStore } from '../stores/store.js';
 import { MemoryStore } from '../stores/memory.js';
-import { transportOf, type UpstreamTransport } from './upstream-transport.js';
 
 /** Who the caller is, as far as the upstream API is concerned. */
 export interface Identity {
@@ -131,8 +130,6 @@ export interface ResolvedOptions {
   upstreamTimeoutMs: number;
   maxBodyBytes: number;
   fetch: typeof fetch;
-  /** The shorter way upstream the `fetch` option carries, if any (keepAliveFetch does). */
-  transport: UpstreamTransport | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -297,7 +294,6 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
     // Called as a plain function, never as a method of this object: workerd's fetch throws
     // "Illegal invocation" when `this` is anything but the global scope.
     fetch: (input, init) => fetchImpl(input, init),
-    transport: transportOf(fetchImpl),
     logger,
     now,
   };

@@ -3,7 +3,6 @@
  * (chunked) or false, so bytes are counted as they arrive and reading stops past the cap.
  */
 import { readCapped, StreamTooLarge } from './capped-stream.js';
-import { heldBodyOf } from './held-body.js';
 import { refuse, TEXT } from './responses.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -19,16 +18,14 @@ export function isJsonRequest(request: Request): boolean {
 async function readCappedText(request: Request, maxBytes: number): Promise<string> {
   // A declared length over the cap is refused at once; a smaller one is not trusted either.
   const declared = Number(request.headers.get('Content-Length'));
-  const held = heldBodyOf(request);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    held?.cancel();
     await request.body?.cancel().catch(() => undefined);
     refuse(413, TEXT.tooLarge);
   }
-  if (!request.body && !held) return '';
+  if (!request.body) return '';
   let bytes: Uint8Array;
   try {
-    bytes = held ? await held.read(maxBytes) : await readCapped(request.body!, maxBytes);
+    bytes = await readCapped(request.body, maxBytes);
   } catch (error) {
     if (error instanceof StreamTooLarge) refuse(413, TEXT.tooLarge);
     // The visitor's connection broke off mid-body. That is the client's doing, not a fault of

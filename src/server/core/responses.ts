@@ -10,25 +10,6 @@ const BASE_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/**
- * The body text of each answer built here. Answers leave the handler's routes with their text on
- * the side and no body: putting text into a Response costs a stream, and the Node adapter, which
- * writes the text to the socket itself, never reads that stream. {@link withBody} puts the text in
- * for everyone else, before the answer leaves the handler.
- */
-const bodyTexts = new WeakMap<Response, string>();
-
-/** The body text of an answer built here, still outside its Response; undefined for any other Response. */
-export function bodyTextOf(response: Response): string | undefined {
-  return bodyTexts.get(response);
-}
-
-/** The answer as a complete Response: one built here gets its body text put in. */
-export function withBody(response: Response): Response {
-  const text = bodyTexts.get(response);
-  return text === undefined ? response : new Response(text, { status: response.status, headers: response.headers });
-}
-
 /** A JSON response with the handler's fixed headers plus `extra`. */
 export function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
   return jsonText(status, JSON.stringify(body), extra);
@@ -36,9 +17,7 @@ export function json(status: number, body: unknown, extra: Record<string, string
 
 /** A JSON response whose body is already JSON text (a recorded outcome, answered byte for byte). */
 export function jsonText(status: number, text: string, extra: Record<string, string> = {}): Response {
-  const response = new Response(null, { status, headers: { ...BASE_HEADERS, ...extra } });
-  bodyTexts.set(response, text);
-  return response;
+  return new Response(text, { status, headers: { ...BASE_HEADERS, ...extra } });
 }
 
 /** An error envelope: `{ data: null, error: message }`. */

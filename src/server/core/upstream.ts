@@ -11,11 +11,13 @@ import { prepareRequest, signedHeaders, type PreparedRequest } from '../../clien
 import type { ResolvedOptions } from './options.js';
 import { readCapped } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
-import { TransportFailure, type HeaderReader, type TransportResponse, type UpstreamTransport } from './upstream-transport.js';
 
 /** Upstream answers larger than this are treated as malformed rather than buffered. */
-const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads an answer's headers by name, as `Headers.get` does. */
+export type HeaderReader = Pick<Headers, 'get'>;
 
 /** One upstream request, relative to `{apiBaseUrl}/Dev/{chatbotId}`. */
 export interface UpstreamCall {
@@ -68,7 +70,7 @@ function callFailed(options: ResolvedOptions, where: string, timedOut: boolean, 
   refuse(502, TEXT.upstreamDown);
 }
 
-/** The call over the `fetch` option. */
+/** The call over the `fetch` option: one timer for the whole call, body included. */
 async function overFetch(options: ResolvedOptions, call: UpstreamCall, request: PreparedRequest, headers: Record<string, string>) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new UpstreamTimeout()), options.upstreamTimeoutMs);
@@ -92,32 +94,6 @@ async function overFetch(options: ResolvedOptions, call: UpstreamCall, request: 
   }
 }
 
-/** The same call over the transport the `fetch` option carries (upstream-transport.ts). */
-async function overTransport(
-  options: ResolvedOptions,
-  transport: UpstreamTransport,
-  call: UpstreamCall,
-  request: PreparedRequest,
-  headers: Record<string, string>,
-) {
-  let response: TransportResponse | undefined;
-  try {
-    response = await transport({
-      url: request.url,
-      method: call.method,
-      headers,
-      body: request.bodyBytes,
-      timeoutMs: options.upstreamTimeoutMs,
-      maxBodyBytes: MAX_UPSTREAM_BODY_BYTES,
-    });
-    call.onHeaders?.(response.headers);
-    return { status: response.status, headers: response.headers, text: decoder.decode(await response.body) } satisfies RawAnswer;
-  } catch (error) {
-    const failure = error instanceof TransportFailure ? error : undefined;
-    callFailed(options, call.label, failure?.kind === 'timeout', response?.status, failure?.code);
-  }
-}
-
 /**
  * Sends a signed request upstream and returns its answer when it is one the route must judge
  * (2xx, 400, 404). Anything else ends the request here with 429, 502 or 504.
@@ -133,9 +109,7 @@ export async function callUpstream(options: ResolvedOptions, call: UpstreamCall)
   );
   const headers = await signedHeaders(request, options, unixSeconds(options.now()));
   const where = call.label;
-  const response = options.transport
-    ? await overTransport(options, options.transport, call, request, headers)
-    : await overFetch(options, call, request, headers);
+  const response = await overFetch(options, call, request, headers);
   const text = response.text;
 
   const status = response.status;

@@ -17,7 +17,7 @@ import type { RouteContext } from './route-context.js';
 import { checkSend, countSend, noteUpstreamQuota, senderOf, stillChecked, withRateHeaders, type Budget } from '../budgets/send-budget.js';
 import { findStored, type StoredPair } from '../idempotency/stored-messages.js';
 import { callUpstream, type UpstreamAnswer } from '../core/upstream.js';
-import type { HeaderReader } from '../core/upstream-transport.js';
+import type { HeaderReader } from '../core/upstream.js';
 import { chatbotMissing, requireJson, sendInput, type SendInput } from './visitor-routes.js';
 
 const DEFAULT_NAME = 'Visitor';

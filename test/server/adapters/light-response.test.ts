@@ -1,0 +1,105 @@
+// The Node adapter's light Responses and raw Headers behave as the real ones, member by member:
+// the handler's core and any host code keep to the Web API and must not tell them apart.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { LightResponse } from '../../../src/server/adapters/light-response.js';
+import { RawHeaders } from '../../../src/server/adapters/raw-headers.js';
+
+const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+const light = (body?: BodyInit | null, init?: ResponseInit) => new LightResponse(body, init) as unknown as Response;
+
+describe('LightResponse', () => {
+  it('answers status, headers and body as the real Response does', async () => {
+    for (const make of [light, (body?: BodyInit | null, init?: ResponseInit) => new Response(body, init)]) {
+      const response = make('{"data":1}', { status: 201, statusText: 'Created', headers: JSON_HEADERS });
+      assert.equal(response instanceof Response, true);
+      assert.deepEqual(
+        [response.status, response.ok, response.statusText, response.type, response.redirected],
+        [201, true, 'Created', 'default', false],
+      );
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.bodyUsed, false);
+      const copy = response.clone();
+      assert.deepEqual(await response.json(), { data: 1 });
+      assert.equal(response.bodyUsed, true);
+      await assert.rejects(response.text(), TypeError, 'a body is read once');
+      assert.equal(await copy.text(), '{"data":1}');
+    }
+  });
+
+  it('hands its body out as a stream that counts as used once read, as the real one does', async () => {
+    const response = light('hello', { headers: { 'Content-Type': 'text/plain' } });
+    const reader = response.body!.getReader();
+    assert.equal(response.bodyUsed, false, 'a stream handed out is not yet a body read');
+    const first = await reader.read();
+    assert.equal(new TextDecoder().decode(first.value), 'hello');
+    assert.equal((await reader.read()).done, true);
+    assert.equal(response.bodyUsed, true);
+    await assert.rejects(response.arrayBuffer(), TypeError);
+    assert.equal(light(null, { status: 204 }).body, null);
+  });
+
+  it('adds text/plain to a text body without a Content-Type, and keeps a header set after it was built, as the real one does', async () => {
+    const bare = light('plain');
+    assert.equal(bare.headers.get('content-type'), new Response('plain').headers.get('content-type'));
+    const answer = light('{}', { headers: JSON_HEADERS });
+    answer.headers.set('Vary', 'Origin');
+    assert.equal(answer.headers.get('vary'), 'Origin');
+    assert.equal(answer.clone().headers.get('vary'), 'Origin');
+    assert.equal(await answer.text(), '{}');
+  });
+
+  it('refuses what the real constructor refuses, with the same errors', () => {
+    for (const [body, init] of [
+      ['x', { status: 0, headers: JSON_HEADERS }],
+      ['x', { status: 600, headers: JSON_HEADERS }],
+      ['x', { status: 204, headers: JSON_HEADERS }],
+      ['x', { headers: { ...JSON_HEADERS, 'Bad Name': 'v' } }],
+      ['x', { headers: { ...JSON_HEADERS, 'X-Ok': 'line\nbreak' } }],
+      ['x', { statusText: 'bad\r\n', headers: JSON_HEADERS }],
+    ] as Array<[string, ResponseInit]>) {
+      let real: unknown;
+      try {
+        new Response(body, init);
+      } catch (error) {
+        real = (error as Error).constructor;
+      }
+      assert.ok(real, `the real Response refuses ${JSON.stringify(init)}`);
+      assert.throws(() => light(body, init), real as new () => Error, JSON.stringify(init));
+    }
+  });
+
+  it('keeps the real static methods, and is what instanceof Response recognises', async () => {
+    const made = (LightResponse as unknown as typeof Response).json({ a: 1 });
+    assert.deepEqual(await made.json(), { a: 1 });
+    assert.equal(new Response('x') instanceof (LightResponse as unknown as typeof Response), true);
+    assert.equal(LightResponse.partsOf(new Response('x')), undefined, 'a real Response has no parts to write from');
+    assert.equal(LightResponse.partsOf(light('x', { headers: JSON_HEADERS }))?.body, 'x');
+  });
+});
+
+describe('RawHeaders', () => {
+  const raw = ['Content-Type', 'application/json', 'X-Many', ' one ', 'x-many', 'two', 'Set-Cookie', 'a=1', 'set-cookie', 'b=2'];
+
+  it('reads as Headers filled from the same pairs', () => {
+    const real = new Headers();
+    for (let i = 0; i < raw.length; i += 2) real.append(raw[i]!, raw[i + 1]!);
+    const headers = new RawHeaders(raw) as unknown as Headers;
+    assert.equal(headers instanceof Headers, true);
+    for (const name of ['content-type', 'X-MANY', 'set-cookie', 'absent']) {
+      assert.equal(headers.get(name), real.get(name), name);
+      assert.equal(headers.has(name), real.has(name), name);
+    }
+    assert.deepEqual([...headers], [...real]);
+    assert.deepEqual(headers.getSetCookie(), real.getSetCookie());
+    assert.throws(() => headers.get('bad name'), TypeError);
+  });
+
+  it('answers from its real Headers once changed', () => {
+    const headers = new RawHeaders(raw) as unknown as Headers;
+    headers.set('X-Many', 'replaced');
+    headers.delete('content-type');
+    assert.equal(headers.get('x-many'), 'replaced');
+    assert.equal(headers.get('content-type'), null);
+  });
+});
