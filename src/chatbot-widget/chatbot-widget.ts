@@ -74,6 +74,7 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @csspart greeting - The assistant's first words (the `greeting` attribute), while the conversation is empty.
  * @csspart suggestion - One suggested prompt (the `suggestions` attribute), while the conversation is empty.
  * @csspart copy-button - On each bot message: copies its text (the Markdown as written).
+ * @csspart code-block - Each code block of a bot message: scrolls sideways (and takes focus) when wider than the panel.
  * @csspart code-copy-button - On each code block of a bot message: copies the code.
  * @csspart feedback-up - On each bot message: rates it helpful (`aria-pressed="true"` while chosen).
  * @csspart feedback-down - On each bot message: rates it not helpful (`aria-pressed="true"` while chosen).

@@ -130,6 +130,12 @@ export const conversationStyles = css`
     max-inline-size: 85%;
     align-items: flex-start;
   }
+  /* Code needs every pixel of a narrow panel: a reply holding a code block takes its whole width. */
+  [part~='message-bot']:has(pre) {
+    align-self: stretch;
+    align-items: stretch;
+    max-inline-size: none;
+  }
   [part~='message-user'] {
     align-self: flex-end;
     align-items: flex-end;

@@ -260,7 +260,7 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
       return html`<p><strong>${inline(token.tokens, depth)}</strong></p>`;
     case 'code': {
       const code = token.text;
-      const pre = html`<pre><code>${code}</code></pre>`;
+      const pre = html`<pre part="code-block"><code>${code}</code></pre>`;
       return wrap ? wrap(pre, code) : pre;
     }
     case 'blockquote':
