@@ -59,7 +59,9 @@ const IDLE_LOAD_TIMEOUT_MS = 4_000;
  * @csspart messages - The message list (a live region).
  * @csspart message - One message.
  * @csspart message-user - Added to a message the visitor sent.
- * @csspart message-bot - Added to a message of the assistant.
+ * @csspart message-bot - Added to a message of the assistant (and of a sender the widget does not know, named for screen readers).
+ * @csspart message-agent - Added to a person's reply (an agent of the site): named, no feedback buttons.
+ * @csspart message-system - Added to a notice in the conversation: no copy or feedback buttons.
  * @csspart message-pending - Added to a visitor's message not yet confirmed by the server.
  * @csspart message-failed - Added to a visitor's message whose send failed.
  * @csspart typing - The typing indicator.

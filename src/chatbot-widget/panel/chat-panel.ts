@@ -95,6 +95,9 @@ export class ChatPanel {
     this.#quotaClock = new QuotaClock(host);
     this.#codeBlocks = new ScrollableCode(() => host.text.codeBlock);
     this.#search = new HistorySearch(host, () => this.chat.cachedConversations());
+    this.chat.conversation.onReplies = (count) => {
+      if (!this.#seen) void this.chat.unread.add(count);
+    };
     // The first paint fills the panel the element has drawn, measured while its layout is still
     // the last frame's (before the panel's styles join), so measuring costs nothing.
     const panel = this.#part('panel');
