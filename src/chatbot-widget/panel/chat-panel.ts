@@ -256,6 +256,7 @@ export class ChatPanel {
     // Closed, the panel stays drawn (hidden) so that opening only lays it out and paints it: it
     // waits with the newest bubbles, as few as fill the panel.
     if (changed.has('open') && !host.open && changed.get('open')) {
+      this.chat.history.stopPrefetch();
       this.#window.follow();
       this.#window.narrowNextPaint();
     }
@@ -319,6 +320,10 @@ export class ChatPanel {
     if (this.#historyOpen) {
       void this.chat.history.loadMore(true);
       this.#search.preload();
+      this.chat.history.prefetch(
+        (id) => id === this.chat.conversation.current?.sessionId || id === this.chat.conversation.viewing,
+        this.#search.refresh,
+      );
     }
     this.#host.requestUpdate();
   };

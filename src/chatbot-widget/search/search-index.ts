@@ -18,6 +18,9 @@ import { highlight, type Piece } from './highlight.js';
 import { tokenize, UNSPACED } from './tokenize.js';
 import { senderKind } from '../sender-kind.js';
 
+// Fetching the listed sessions' messages for the search comes with the search's code, in its chunk.
+export { SessionPrefetch } from './session-prefetch.js';
+
 /** One message found: where it is, when it was sent, and its text cut and marked for display. */
 export interface SearchHit {
   sessionId: string;
