@@ -8,9 +8,12 @@ import type { ChatbotWidget } from '../../src/browser/index.js';
 import { axeViolations } from './support/axe.js';
 import { recordDownloads } from './support/downloads.js';
 import {
+  absoluteEndpoint,
   assert,
   equal,
   freshNamespace,
+  idbGet,
+  idbStore,
   mount,
   part,
   parts,
@@ -121,11 +124,16 @@ describe('<chatbot-widget> senders', () => {
     const badge = (widget: ChatbotWidget) => part(widget, 'unread-badge')?.textContent?.trim() ?? '';
     await el.send('first while closed');
     await waitFor(() => badge(el) === '1', 'the reply unread');
+    // The refresh that follows a reply has cached the conversation: what comes after it is new.
+    const { userId } = (await storedIdentity(namespace))!;
+    const [reply] = await upstreamMessages(userId);
+    const cached = `conversation|${absoluteEndpoint(namespace)}|${userId}|${reply!.chatSessionId}`;
+    await waitFor(async () => (await idbGet<{ messages: unknown[] }>(cached, idbStore))?.messages.length === 2, 'the conversation cached');
     await seedOtherSenders(namespace);
     // The next reply brings the conversation up to date: the reply, the agent's and the unknown
     // sender's are new, the notice is not counted.
     await el.send('second while closed');
-    await waitFor(() => badge(el) === '4', `four unread (two replies, the agent's, the unknown sender's), not "${badge(el)}"`);
+    await waitFor(() => badge(el) === '4', "four unread (two replies, the agent's, the unknown sender's)");
     el.show();
     await el.updateComplete;
     await waitFor(() => badge(el) === '', 'seen once opened');
