@@ -13,7 +13,7 @@ export const REPLY_WHITELIST: Record<string, readonly string[]> = {
   EM: [],
   DEL: [],
   CODE: [],
-  // Its `part` is the renderer's (`code-block`, checked below); the widget marks a code block
+  // Its `part` is the widget's (`code-block`, checked below); the widget marks a code block
   // wider than its bubble as a named, focusable region.
   PRE: ['part', 'tabindex', 'role', 'aria-label'],
   BR: [],
