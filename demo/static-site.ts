@@ -4,12 +4,14 @@
  * Only files that exist in demo/ at start are served (no path from the request touches the disk,
  * but for the bundle's chunks, whose names are checked against a pattern without a slash),
  * and pages carry a strict Content-Security-Policy, which the widget is built to work under.
+ * Text is sent compressed when the browser accepts it (compression.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { readdirSync, statSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CompressedFiles } from './compression.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demoDir = join(root, 'demo');
@@ -78,6 +80,7 @@ export async function createStaticSite(): Promise<StaticSite> {
    * pattern has no slash, so a request can only ever name a file directly in dist/.
    */
   const fileOf = (path: string) => files.get(path) ?? (HASHED_CHUNK.test(path) ? join(root, 'dist', path.slice(1)) : undefined);
+  const compressed = new CompressedFiles();
 
   return {
     serve(req, res) {
@@ -89,7 +92,8 @@ export async function createStaticSite(): Promise<StaticSite> {
         res.end(found ? 'Method not allowed' : 'Not found');
         return;
       }
-      const body = readFileSync(file);
+      const contentType = TYPES[extname(file)] ?? 'application/octet-stream';
+      const { body, encoding } = compressed.read(file, contentType, req.headers['accept-encoding']);
       // The bundle is public and sent without credentials; a module script on another site
       // (the "embed it" snippet) may load it only if it says so.
       const crossOrigin = path.startsWith('/chatbot-widget')
@@ -97,7 +101,10 @@ export async function createStaticSite(): Promise<StaticSite> {
         : {};
       res.writeHead(200, {
         ...crossOrigin,
-        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Content-Type': contentType,
+        ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+        // Caches keep one copy per encoding asked for.
+        Vary: 'Accept-Encoding',
         'Content-Length': body.length,
         // A chunk's name holds a hash of its content: a new build is a new name, so a visitor's
         // browser may keep one for a year without asking again (a reload then opens the chat

@@ -40,7 +40,9 @@ import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
  * @csspart messages - The message list (a live region).
  * @csspart message - One message.
  * @csspart message-user - Added to a message the visitor sent.
- * @csspart message-bot - Added to a message of the assistant.
+ * @csspart message-bot - Added to a message of the assistant (and of a sender the widget does not know, named for screen readers).
+ * @csspart message-agent - Added to a person's reply (an agent of the site): named, no feedback buttons.
+ * @csspart message-system - Added to a notice in the conversation: no copy or feedback buttons.
  * @csspart message-pending - Added to a visitor's message not yet confirmed by the server.
  * @csspart message-failed - Added to a visitor's message whose send failed.
  * @csspart typing - The typing indicator.
@@ -55,6 +57,7 @@ import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
  * @csspart greeting - The assistant's first words (the `greeting` attribute), while the conversation is empty.
  * @csspart suggestion - One suggested prompt (the `suggestions` attribute), while the conversation is empty.
  * @csspart copy-button - On each bot message: copies its text (the Markdown as written).
+ * @csspart code-block - Each code block of a bot message: scrolls sideways (and takes focus) when wider than the panel.
  * @csspart code-copy-button - On each code block of a bot message: copies the code.
  * @csspart feedback-up - On each bot message: rates it helpful (`aria-pressed="true"` while chosen).
  * @csspart feedback-down - On each bot message: rates it not helpful (`aria-pressed="true"` while chosen).

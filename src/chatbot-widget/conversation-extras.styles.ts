@@ -1,7 +1,7 @@
 /**
  * Styles of what the panel draws around the messages: the suggested prompts of an empty
  * conversation (its greeting is laid out as a bot message, in conversation.styles.ts), the copy
- * and feedback buttons under a bot message, and a code block's copy button (sized as those). Colours are the theme's tokens, so both themes and the
+ * and feedback buttons under a bot message, and a code block's bar with its copy button (sized as those). Colours are the theme's tokens, so both themes and the
  * host's `--chatbot-*` values apply.
  */
 import { css } from 'lit';
@@ -45,19 +45,21 @@ export const conversationExtrasStyles = css`
   .meta .icon-button[aria-pressed='true'] {
     color: var(--_accent);
   }
-  /* The button sits beside the block, never over its code; code reads left to right on every
-     page, so the button is at its right end in right-to-left bubbles too. */
+  /* The copy button has a bar of its own above the code, so it never covers a line of it; code
+     reads left to right on every page, so the button is at the bar's right end in right-to-left
+     bubbles too. */
   .code-block {
-    display: flex;
-    align-items: flex-start;
-    gap: 4px;
+    margin-block-end: 0.5em;
+    border-radius: 8px;
+    background: var(--_code-bg);
     direction: ltr;
   }
-  .code-block pre {
-    flex: 1 1 auto;
-    min-inline-size: 0;
+  .code-bar {
+    display: flex;
+    justify-content: flex-end;
   }
-  [part='code-copy-button'] {
-    flex: none;
+  .bubble .code-block pre {
+    margin: 0;
+    padding-block-start: 0;
   }
 `;

@@ -130,6 +130,12 @@ export const conversationStyles = css`
     max-inline-size: 85%;
     align-items: flex-start;
   }
+  /* Code needs every pixel of a narrow panel: a reply holding a code block takes its whole width. */
+  [part~='message-bot']:has(pre) {
+    align-self: stretch;
+    align-items: stretch;
+    max-inline-size: none;
+  }
   [part~='message-user'] {
     align-self: flex-end;
     align-items: flex-end;
@@ -149,8 +155,27 @@ export const conversationStyles = css`
     white-space: pre-wrap;
   }
   [part~='message-bot'] .bubble,
+  [part~='message-agent'] .bubble,
   .greeting .bubble {
     border-end-start-radius: 4px;
+  }
+  /* A person's reply is named above its bubble. */
+  .sender {
+    font-size: 0.8em;
+    font-weight: 600;
+    color: var(--_muted);
+  }
+  /* A notice (someone joined, the conversation closed) is no one's reply: a quiet line in the flow. */
+  [part~='message-system'] {
+    align-self: center;
+    align-items: center;
+    text-align: center;
+  }
+  [part~='message-system'] .bubble {
+    padding-block: 0;
+    background: none;
+    color: var(--_muted);
+    font-size: 0.85em;
   }
   [part~='message-user'] .bubble {
     background: var(--_user-bg);

@@ -5,16 +5,19 @@
  *
  * The bot's answers are Markdown already and are kept as they are (an unclosed code fence is
  * closed, so it cannot swallow the rest of the file); the visitor's messages are plain text and
- * are escaped, so a `#`, `>` or `[link](…)` typed in the chat stays text in the file.
+ * are escaped, so a `#`, `>` or `[link](…)` typed in the chat stays text in the file. So are a
+ * person's replies and notices, drawn as plain text in the panel too; each message is headed by
+ * its sender as the panel names it (sender-kind.ts).
  */
 import type { Message } from '../shared/types.js';
 import { format } from '../ui/format-text.js';
 import type { WidgetStrings } from '../ui/strings.js';
+import { senderKind, senderLabel, unknownSender } from './sender-kind.js';
 
 export interface TranscriptOptions {
   /** The widget's heading (title of the panel). */
   heading: string;
-  strings: Pick<WidgetStrings, 'transcriptHeading' | 'you' | 'bot' | 'attachment'>;
+  strings: Pick<WidgetStrings, 'transcriptHeading' | 'you' | 'bot' | 'agent' | 'systemNotice' | 'otherSender' | 'attachment'>;
   /** The language tag dates are written in. */
   locale: string;
 }
@@ -83,12 +86,12 @@ export function transcriptMarkdown(messages: readonly Message[], { heading, stri
   const time = formatter(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const parts = [`# ${escapeMarkdown(heading)} — ${escapeMarkdown(format(strings.transcriptHeading, { date: day }))}`];
   for (const message of messages) {
-    const user = message.senderType === 'User';
+    const kind = senderKind(message.senderType);
     const at = Date.parse(message.createdAt);
     const when = Number.isNaN(at) ? '' : ` · ${time.format(new Date(at))}`;
-    parts.push(`### ${user ? strings.you : strings.bot}${when}`);
+    parts.push(`### ${escapeMarkdown(senderLabel(kind, unknownSender(message.senderType), strings))}${when}`);
     const text = typeof message.text === 'string' ? message.text : '';
-    parts.push(user ? escapeMarkdown(text) : closeFences(text));
+    parts.push(kind === 'bot' ? closeFences(text) : escapeMarkdown(text));
     // Only web links, written so no character of theirs ends the link early.
     if (typeof message.url === 'string' && /^https?:\/\//i.test(message.url)) {
       parts.push(`${escapeMarkdown(strings.attachment)}: <${message.url.replace(/[\s<>]/g, encodeURIComponent)}>`);

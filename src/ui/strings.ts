@@ -48,9 +48,15 @@ export interface WidgetStrings extends PluralVariants {
   attachmentInvalid: string;
   /** The message holds half of an emoji or other symbol (a lone surrogate): it is not sent. */
   brokenCharacter: string;
-  /** Bubble labels read by screen readers before the text. */
+  /** Bubble labels read by screen readers before the text (and transcript headings). */
   you: string;
   bot: string;
+  /** A person's reply (an agent of the site): also shown above its bubble. */
+  agent: string;
+  /** A notice in the conversation (someone joined, the conversation was closed): no one's reply. */
+  systemNotice: string;
+  /** A reply of a sender the widget does not know, drawn as the assistant's; `{type}` is the sender as upstream names it. */
+  otherSender: string;
   pending: string;
   failed: string;
   retry: string;

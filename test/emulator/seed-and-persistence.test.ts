@@ -36,21 +36,25 @@ function memoryEmulator() {
   return emulator;
 }
 
+/** A signed GET of `path` (after the chatbot's prefix, query included) to an emulator listening on `port`. */
+function signedGet(port: number, pathAndQuery: string, bot = BOT_A) {
+  const path = `/api/Dev/${bot.id}/${pathAndQuery}`;
+  const ts = Math.floor(Date.now() / 1000);
+  return rawRequest(port, {
+    method: 'GET',
+    path,
+    headers: {
+      'X-API-Key': bot.apiKey,
+      'X-Timestamp': String(ts),
+      'X-Signature': independentSignature(bot.apiSecret, 'GET', path, '', ts),
+    },
+  });
+}
+
 async function total(emulator: ReturnType<typeof createEmulator>, bot = BOT_A): Promise<number> {
   const server = await emulator.listen({ port: 0 });
   try {
-    const path = `/api/Dev/${bot.id}/messages`;
-    const ts = Math.floor(Date.now() / 1000);
-    const res = await rawRequest(server.port, {
-      method: 'GET',
-      path,
-      headers: {
-        'X-API-Key': bot.apiKey,
-        'X-Timestamp': String(ts),
-        'X-Signature': independentSignature(bot.apiSecret, 'GET', path, '', ts),
-      },
-    });
-    return res.body.totalItems;
+    return (await signedGet(server.port, 'messages', bot)).body.totalItems;
   } finally {
     await server.close();
   }
@@ -165,4 +169,37 @@ test('loadConfig: a good file, and clear errors for bad ones', () => {
     );
   }
   assert.throws(() => loadConfig(join(dir, 'missing.json')), /no such file/);
+});
+
+test('a seed stores any sender upstream may have (Agent, System, one never named) and serves it as stored: not user-sent, no response time', async () => {
+  const emulator = memoryEmulator();
+  const senders = ['User', 'Bot', 'Agent', 'System', 'Moderator'];
+  await emulator.importSeed(
+    seedFile(
+      senders.map((senderType, i) =>
+        line(100 + i, { chatSessionId: 's-senders', chatUserId: 'user-senders', senderType, createdAt: `2025-03-01T08:00:0${i}Z` }),
+      ),
+    ),
+  );
+  const server = await emulator.listen({ port: 0 });
+  try {
+    const get = async (pathAndQuery: string) => {
+      const res = await signedGet(server.port, pathAndQuery);
+      assert.equal(res.status, 200);
+      return res.body;
+    };
+    const listed = await get('messages?sessionId=s-senders');
+    // Newest first, each with the sender it was stored with.
+    assert.deepEqual(
+      listed.data.map((m: { senderType: string }) => m.senderType),
+      [...senders].reverse(),
+    );
+    for (const m of listed.data as { senderType: string; responseTime: unknown }[])
+      assert.equal(m.responseTime, null, `${m.senderType}: null response time in a list (only Bot messages have one)`);
+    const range = 'from=2025-03-01&to=2025-03-02';
+    assert.equal((await get(`messages/count?${range}&sent=true`)).data, 1, 'only User is user-sent');
+    assert.equal((await get(`messages/count?${range}&sent=false`)).data, 4, 'Bot, Agent, System and the unnamed one are not');
+  } finally {
+    await server.close();
+  }
 });

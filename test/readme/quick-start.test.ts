@@ -1,7 +1,8 @@
 // The README's quick start, followed as a new user would: its shell lines, `server.js` and
 // `public/index.html`, taken from the README itself, in an empty directory, with the package
 // installed from `npm pack` output (the package is not on a registry). The server then runs
-// against a real emulator over HTTP and a visitor gets a reply through it. A README edit that
+// against a real emulator over HTTP, a visitor gets a reply through it, and the admin routes
+// `<chatbot-usage>` reads open to the admin token. A README edit that
 // breaks the quick start breaks this test.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { packedPackage } from '../helpers/packed-package.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const ADMIN_TOKEN = 'quick-start-admin-token-1234';
 const CHATBOT = { id: 'quick', apiKey: 'pk_quick_start', apiSecret: 'sk_quick_start_secret', tier: 'premium' as const };
 
 /** The fenced blocks of the README section that starts with `heading`, in order. */
@@ -92,6 +94,7 @@ test('the README quick start works verbatim from an empty directory', { timeout:
       CHATBOT_API_KEY: CHATBOT.apiKey,
       CHATBOT_API_SECRET: CHATBOT.apiSecret,
       CHATBOT_ID: CHATBOT.id,
+      CHATBOT_ADMIN_TOKEN: ADMIN_TOKEN,
     },
   });
   const origin = `http://127.0.0.1:${port}`;
@@ -114,6 +117,12 @@ test('the README quick start works verbatim from an empty directory', { timeout:
   });
   assert.equal(sent.status, 200);
   assert.equal(((await sent.json()) as { data: string }).data, 'Echo: Hello from the quick start');
+
+  // <chatbot-usage> on the same site: the admin routes open to the token, and only to it.
+  const users = (token?: string) => fetch(`${origin}/chatbot/admin/users`, { headers: token ? { 'X-Admin-Token': token } : {} });
+  assert.equal((await users(ADMIN_TOKEN)).status, 200, 'the admin token opens the admin routes');
+  assert.equal((await users()).status, 403, 'without it they stay closed');
+  assert.equal((await users(`${ADMIN_TOKEN}x`)).status, 403, 'as with any other token');
 });
 
 async function waitFor(ready: () => Promise<boolean>, ms = 20_000): Promise<void> {

@@ -52,11 +52,12 @@ function expectInertBubbles(el: ChatbotWidget) {
         assert(ok, `visitor bubble holds ${child.outerHTML.slice(0, 120)}`);
         if (child.querySelector('a')) equal(inertProblems(child).join('; '), '');
       } else if (child.classList.contains('code-block')) {
-        // The widget's own wrapper of a code block: the block, inert, and its copy button, which
-        // holds the widget's icon and none of the reply's text.
-        const [pre, button, ...rest] = [...child.children];
-        equal(rest.length, 0, 'a code block and its button only');
-        equal(`${pre?.tagName} ${button?.getAttribute('part')}`, 'PRE code-copy-button');
+        // The widget's own wrapper of a code block: its bar with the copy button, which holds the
+        // widget's icon and none of the reply's text, and the block, inert.
+        const [bar, pre, ...rest] = [...child.children];
+        equal(rest.length, 0, 'a bar and a code block only');
+        const button = bar?.children.length === 1 ? bar.firstElementChild : undefined;
+        equal(`${bar?.className} ${button?.getAttribute('part')} ${pre?.tagName}`, 'code-bar code-copy-button PRE');
         equal(button!.textContent!.trim(), '', 'no reply text in the button');
         const wrapper = document.createElement('div');
         wrapper.append(pre!.cloneNode(true));

@@ -187,6 +187,8 @@ describe('<chatbot-widget> layout', () => {
         }
         for (const bot of parts(el, 'message-bot')) {
           const r = rect(bot);
+          // A reply holding a code block takes the whole width (code-blocks.test.ts); the others sit on the right.
+          if (bot.querySelector('pre')) continue;
           assert(list.right - r.right < r.left - list.left, `the assistant's bubble sits on the right, at ${fmt(r)} in ${fmt(list)}`);
         }
         assertNothingOverflows(el);

@@ -15,6 +15,7 @@ import type { OutboxSender } from './outbox-sender.js';
 import type { SessionHistory } from './session-history.js';
 import { RequestFailure } from './transport.js';
 import { toView, type ViewMessage } from './view-message.js';
+import { newReplies } from './arrivals.js';
 
 /** The longest a refresh waits for the resends of a reloaded page (see {@link OutboxSender.resumed}). */
 const RESUME_WAIT_MS = 5_000;
@@ -34,6 +35,11 @@ export class Conversation {
    * newest messages alone (that would cut the stored conversation short).
    */
   loaded: Promise<void> = Promise.resolve();
+  /**
+   * A refresh found replies that answer no send of this tab (a person's, see arrivals.ts): the
+   * panel counts them as unread unless the visitor is looking.
+   */
+  onReplies: (count: number) => void = () => undefined;
   #connection: Connection | undefined;
   #revalidating: Promise<void> | undefined;
   #again = false;
@@ -145,6 +151,8 @@ export class Conversation {
         signal,
       });
       if (signal.aborted || this.current?.sessionId !== latest.id) return;
+      const counted = new Set(this.#sender.locals([]).map((local) => local.key));
+      const arrived = newReplies(this.current.messages, page.data, counted);
       this.current = {
         sessionId: latest.id,
         messages: mergeNewestPage(this.current.messages, page.data, pageSize, page.totalItems),
@@ -154,6 +162,7 @@ export class Conversation {
       await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;
       if (this.viewing === latest.id) this.viewing = undefined;
+      if (arrived) this.onReplies(arrived);
       this.#context.changed();
     } catch (error) {
       if (signal.aborted || isAbort(error) || !(error instanceof RequestFailure)) return;

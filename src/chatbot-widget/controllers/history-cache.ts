@@ -13,7 +13,8 @@ import type { KeyValueStorage } from './storage.js';
 
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
-export const MAX_CACHED_SESSIONS = 40;
+/** Sessions cached at most: the newest 50 the history search fetches (search/session-prefetch.ts), and those opened. */
+export const MAX_CACHED_SESSIONS = 60;
 
 /** The history list as far as it has been paged. */
 export interface CachedSessions {
@@ -136,9 +137,11 @@ export class HistoryCache {
 
   /**
    * Stores a conversation, trimming it and evicting the least recently used others past the
-   * bounds; for the current conversation, also its first-paint record.
+   * bounds; for the current conversation, also its first-paint record. `used` is when it was
+   * last used (ms): now for one the visitor opened, its last activity for one fetched for the
+   * search, so those go before any the visitor opened.
    */
-  async saveConversation(conversation: CachedConversation) {
+  async saveConversation(conversation: CachedConversation, used = Date.now()) {
     // As when asked: a new visitor may be in use by the time the index is read.
     const base = this.#base;
     const userId = this.#userId;
@@ -146,7 +149,7 @@ export class HistoryCache {
     await this.#storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
     const index = await this.#index();
     if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
-    index.entries[conversation.sessionId] = storedEntry({ opened: Date.now(), held: messages.length });
+    index.entries[conversation.sessionId] = storedEntry({ opened: used, held: messages.length });
     const sessions = Object.entries(index.entries)
       .map(([id, stored]) => ({ id, ...entryOf(stored) }))
       .sort((a, b) => a.opened - b.opened);

@@ -6,6 +6,7 @@ import type { ChatSession, MessageListResponse, SessionListResponse } from '../.
 import type { Connection, ControllerContext } from './connection.js';
 import type { CachedSessions, HistoryCache } from './history-cache.js';
 import { RequestFailure } from './transport.js';
+import type { SessionPrefetch } from '../search/session-prefetch.js';
 
 export class SessionHistory {
   sessions: ChatSession[] = [];
@@ -17,6 +18,8 @@ export class SessionHistory {
   #connection: Connection | undefined;
   #fetchingLines = false;
   readonly #linesWanted = new Map<string, ChatSession>();
+  /** The fetch of the listed sessions' messages for the search, once its code is here. */
+  #prefetcher: Promise<SessionPrefetch> | undefined;
 
   readonly #cache: HistoryCache;
   readonly #context: ControllerContext;
@@ -27,6 +30,8 @@ export class SessionHistory {
 
   /** Starts over for a connection (nothing shown until {@link restore} or a fetch). */
   use(connection: Connection | undefined) {
+    this.stopPrefetch();
+    this.#prefetcher = undefined;
     this.#connection = connection;
     this.sessions = [];
     this.#pages = 0;
@@ -78,6 +83,31 @@ export class SessionHistory {
       if (this.#connection === connection) this.loading = false;
       this.#context.host.requestUpdate();
     }
+  }
+
+  /**
+   * Fetches the messages of the newest sessions into the cache, in the background, for the
+   * search (search/session-prefetch.ts, which comes with the search's code, in its chunk).
+   */
+  prefetch(shown: (sessionId: string) => boolean, cachedOne: () => void) {
+    const connection = this.#connection;
+    if (!connection) return;
+    const cache = this.#cache;
+    const loading = (this.#prefetcher ??= import('../search/search-index.js').then(
+      ({ SessionPrefetch }) => new SessionPrefetch(connection, cache),
+    ));
+    void loading.then(
+      (prefetcher) => prefetcher.run(shown, cachedOne),
+      // Offline before the search's code first came: the next listing tries again.
+      () => {
+        if (this.#prefetcher === loading) this.#prefetcher = undefined;
+      },
+    );
+  }
+
+  /** Stops the fetch of the listed sessions' messages (the panel closed; the visitor reset ends the connection too). */
+  stopPrefetch() {
+    void this.#prefetcher?.then((prefetcher) => prefetcher.stop()).catch(() => undefined);
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * The launcher's unread badge: how many bot replies arrived while no tab showed the panel. The
+ * The launcher's unread badge: how many replies arrived while no tab showed the panel: the
+ * assistant's and a person's (an agent's), not notices (sender-kind.ts). The
  * count lives in IndexedDB, one per endpoint, so every tab of the site shows the same number;
  * a tab that changes it posts an `unread` note and the others read it again. Opening the panel
  * in any tab clears it everywhere.
@@ -40,11 +41,14 @@ export class UnreadReplies {
     }
   }
 
-  /** A reply arrived that nobody saw. */
-  async add() {
+  /** Replies arrived that nobody saw (one, unless told). */
+  async add(replies = 1) {
     const key = this.#key;
     if (!key) return;
-    const count = await this.#storage.update<number>(key, (current) => (typeof current === 'number' && current > 0 ? current : 0) + 1);
+    const count = await this.#storage.update<number>(
+      key,
+      (current) => (typeof current === 'number' && current > 0 ? current : 0) + replies,
+    );
     if (key !== this.#key) return;
     this.count = count;
     this.#changed(true);

@@ -1,12 +1,15 @@
 /** The bubbles the element renders, built from server messages and from the outbox. */
 import type { Message } from '../../shared/types.js';
 import type { OutboxEntry } from './outbox.js';
+import { senderKind, unknownSender, type SenderKind } from '../sender-kind.js';
 
 /** One bubble of the message list. */
 export interface ViewMessage {
   /** Server id, or the local id until the server copy is known. */
   key: string;
-  sender: 'user' | 'bot';
+  sender: SenderKind;
+  /** A sender the widget does not know (drawn as the assistant's), as upstream names it. */
+  unknownSender?: string;
   text: string;
   url?: string;
   createdAt: string;
@@ -23,12 +26,14 @@ export function toView(message: Message): ViewMessage {
   if (!view) {
     view = {
       key: message.id,
-      sender: message.senderType === 'User' ? 'user' : 'bot',
+      sender: senderKind(message.senderType),
       text: message.text,
       url: message.url,
       createdAt: message.createdAt,
       state: 'sent',
     };
+    const unknown = unknownSender(message.senderType);
+    if (unknown) view.unknownSender = unknown;
     views.set(message, view);
   }
   return view;

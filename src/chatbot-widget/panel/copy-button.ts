@@ -62,14 +62,15 @@ export class CopyButtons {
   }
 
   /**
-   * Wraps each code block of a bot message with its copy button (for `renderMarkdown`); blocks
-   * are numbered in order, so each button's check mark is its own.
+   * Draws each code block of a bot message (part `code-block`) with its copy button (for `renderMarkdown`), in a bar
+   * of its own above the code: beside the code it took a column from every line, over it it hid
+   * the first line. Blocks are numbered in order, so each button's check mark is its own.
    */
   codeWrapper(messageId: string, t: WidgetStrings) {
     let n = 0;
-    return (block: TemplateResult, code: string) => {
+    return (code: string) => {
       const id = `${messageId}|${n++}`;
-      return html`<div class="code-block">${block}${this.#button('code-copy-button', t.copyCode, id, () => void this.copy(code, messageId, id, t))}</div>`;
+      return html`<div class="code-block"><div class="code-bar">${this.#button('code-copy-button', t.copyCode, id, () => void this.copy(code, messageId, id, t))}</div><pre part="code-block"><code>${code}</code></pre></div>`;
     };
   }
 

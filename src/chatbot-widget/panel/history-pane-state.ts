@@ -29,7 +29,12 @@ export class HistoryPaneState implements ReactiveController {
     host.addController(this);
   }
 
+  /** Whether the panel was open at the last update (closing it stops the background fetching). */
+  #panelOpen = false;
+
   hostUpdated() {
+    if (this.#panelOpen && !this.#host.open) this.#chat.history.stopPrefetch();
+    this.#panelOpen = this.#host.open;
     if (this.#host.isShown) this.#observeSessions();
   }
 
@@ -54,6 +59,13 @@ export class HistoryPaneState implements ReactiveController {
     if (this.open) {
       void this.#chat.history.loadMore(true);
       this.search.preload();
+      // The listed sessions' messages, fetched in the background so the search box finds them
+      // (offline too); the conversation shown is current already.
+      const chat = this.#chat;
+      chat.history.prefetch(
+        (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
+        this.search.refresh,
+      );
     }
     this.#host.requestUpdate();
   };

@@ -59,6 +59,11 @@ export class HistorySearch {
     if (this.query) void this.find(this.query);
   };
 
+  /** More conversations were cached: an index already built is built again, and a search shown is run again. */
+  readonly refresh = () => {
+    if (this.#index) this.prepare();
+  };
+
   async find(query: string) {
     this.query = query;
     this.#done = false;

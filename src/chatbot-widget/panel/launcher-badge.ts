@@ -60,6 +60,10 @@ export class LauncherBadge implements ReactiveController {
   };
 
   hostConnected() {
+    // Replies a refresh brought (an agent's answer given meanwhile, say) count as they arrive too.
+    this.#chat.conversation.onReplies = (count) => {
+      if (!this.#seen) void this.#chat.unread.add(count);
+    };
     this.#host.addEventListener('chatbot-reply', this.#onReply);
     document.addEventListener('visibilitychange', this.#onVisibility);
   }

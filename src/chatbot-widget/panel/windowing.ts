@@ -2,6 +2,7 @@ import type { ReactiveControllerHost } from 'lit';
 import type { ViewMessage } from '../controllers/view-message.js';
 import type { Conversation } from '../controllers/conversation.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
+import { isReply } from '../sender-kind.js';
 
 /** Bubbles rendered when the list follows the newest message; more appear on scrolling up. */
 const WINDOW = 40;
@@ -117,7 +118,7 @@ export class MessageWindow {
     if (!list) return;
     const newest = this.rendered.at(-1);
     const reply =
-      this.#stickToBottom && this.#newest && newest?.sender === 'bot' && newest.key !== this.#newest
+      this.#stickToBottom && this.#newest && !!newest && isReply(newest.sender) && newest.key !== this.#newest
         ? list.querySelector<HTMLElement>(`[data-key="${CSS.escape(newest.key)}"]`)
         : null;
     this.#newest = newest?.key;

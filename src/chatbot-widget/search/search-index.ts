@@ -16,6 +16,10 @@
 import type { CachedConversation } from '../controllers/cached-conversation.js';
 import { highlight, type Piece } from './highlight.js';
 import { tokenize, UNSPACED } from './tokenize.js';
+import { senderKind } from '../sender-kind.js';
+
+// Fetching the listed sessions' messages for the search comes with the search's code, in its chunk.
+export { SessionPrefetch } from './session-prefetch.js';
 
 /** One message found: where it is, when it was sent, and its text cut and marked for display. */
 export interface SearchHit {
@@ -68,12 +72,15 @@ export class SearchIndex {
   readonly #postings = new Map<string, Map<number, number>>();
   #averageLength = 0;
 
-  /** Indexes the visitor's messages of `conversations` (the bot's answers are left out). */
+  /**
+   * Indexes the visitor's messages of `conversations`: what a visitor looks for is what they
+   * asked, so the replies (the assistant's, a person's) and the notices are left out.
+   */
   constructor(conversations: readonly CachedConversation[]) {
     let total = 0;
     for (const conversation of conversations) {
       for (const message of conversation.messages) {
-        if (message.senderType !== 'User' || typeof message.text !== 'string') continue;
+        if (senderKind(message.senderType) !== 'user' || typeof message.text !== 'string') continue;
         const tokens = tokenize(message.text);
         if (!tokens.length) continue;
         const id = this.#docs.length;

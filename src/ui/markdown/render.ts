@@ -238,10 +238,10 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
   }
 }
 /**
- * Wraps a rendered code block, given its code as text: where the widget adds its copy button.
- * It receives the block already rendered (inert) and the code only as a string.
+ * Draws a code block, given its code as text: where the widget adds its part and copy button.
+ * The code is only ever a string, bound as text (inert).
  */
-export type CodeBlockWrapper = (block: TemplateResult, code: string) => TemplateResult;
+export type CodeBlockWrapper = (code: string) => TemplateResult;
 
 function block(tokens: Token[], depth: number, wrap?: CodeBlockWrapper): Part[] {
   return tokens.map((token) => blockToken(token, depth + 1, wrap));
@@ -260,8 +260,7 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
       return html`<p><strong>${inline(token.tokens, depth)}</strong></p>`;
     case 'code': {
       const code = token.text;
-      const pre = html`<pre><code>${code}</code></pre>`;
-      return wrap ? wrap(pre, code) : pre;
+      return wrap ? wrap(code) : html`<pre><code>${code}</code></pre>`;
     }
     case 'blockquote':
       return html`<blockquote>${block(token.tokens, depth, wrap)}</blockquote>`;

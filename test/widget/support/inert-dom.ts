@@ -13,8 +13,9 @@ export const REPLY_WHITELIST: Record<string, readonly string[]> = {
   EM: [],
   DEL: [],
   CODE: [],
-  // The widget marks a code block wider than its bubble as a named, focusable region.
-  PRE: ['tabindex', 'role', 'aria-label'],
+  // Its `part` is the widget's (`code-block`, checked below); the widget marks a code block
+  // wider than its bubble as a named, focusable region.
+  PRE: ['part', 'tabindex', 'role', 'aria-label'],
   BR: [],
   HR: [],
   BLOCKQUOTE: [],
@@ -41,6 +42,8 @@ export function inertProblems(root: ParentNode, whitelist: Record<string, readon
     }
     if (el.tagName === 'P' && el.hasAttribute('class') && el.getAttribute('class') !== 'plain')
       problems.push(`P has class ${el.getAttribute('class')}`);
+    if (el.tagName === 'PRE' && el.hasAttribute('part') && el.getAttribute('part') !== 'code-block')
+      problems.push(`PRE has part ${el.getAttribute('part')}`);
     if (el.tagName === 'A') problems.push(...linkProblems(el as HTMLAnchorElement));
   }
   return problems;
