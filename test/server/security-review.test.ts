@@ -7,38 +7,27 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import express from 'express';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
+import { CHATBOT_ID } from './helpers/recording-upstream.js';
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
+import { handlerOptions, logLinesInto } from './helpers/handler-options.js';
+import { recordingUpstreamForFile } from './helpers/stack-for-file.js';
 import { createSigningHandler, type SigningHandlerOptions } from '../../src/server/index.js';
 import { createExpressHandler, toExpress } from '../../src/server/adapters/express.js';
 import { addressBucket } from '../../src/server/identity/address-bucket.js';
 
 const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
+const upstream = await recordingUpstreamForFile();
 
 describe('signing handler: weaknesses once found, and its attack surface', () => {
-  let upstream: RecordingUpstream;
   let clock: number;
   const logs: string[] = [];
-
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
   beforeEach(() => {
-    upstream.reset();
     logs.length = 0;
     clock = Date.now();
   });
 
-  const options = (extra: Partial<SigningHandlerOptions> = {}): SigningHandlerOptions => ({
-    apiBaseUrl: upstream.baseUrl,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    chatbotId: CHATBOT_ID,
-    now: () => clock,
-    logger: { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
-    ...extra,
-  });
+  const options = (extra: Partial<SigningHandlerOptions> = {}): SigningHandlerOptions =>
+    handlerOptions(upstream, { now: () => clock, logger: logLinesInto(logs), ...extra });
   const post = (path: string, headers: Record<string, string> = {}, body: BodyInit | null = '{}') =>
     new Request(`http://localhost/chatbot${path}`, {
       method: 'POST',

@@ -1,35 +1,23 @@
 // The handler's own limits: sends per identity per minute and per day, new visitors per client
 // address, 429 with Retry-After, a pluggable store. The handler is called in-process with Web
 // Requests (its core API) in front of the real recording upstream, on a controlled clock.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import { CHATBOT_ID } from '../helpers/recording-upstream.js';
+import { handlerOptions } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 import { createSigningHandler, MemoryStore, type HandlerStore, type SigningHandlerOptions } from '../../../src/server/index.js';
 
-describe('limits', () => {
-  let upstream: RecordingUpstream;
-  let clock: number;
+const upstream = await recordingUpstreamForFile();
 
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
+describe('limits', () => {
+  let clock: number;
   beforeEach(() => {
-    upstream.reset();
     clock = Date.now();
   });
 
-  function makeHandler(options: Partial<SigningHandlerOptions> = {}) {
-    return createSigningHandler({
-      apiBaseUrl: upstream.baseUrl,
-      apiKey: API_KEY,
-      apiSecret: API_SECRET,
-      chatbotId: CHATBOT_ID,
-      now: () => clock,
-      logger: { warn() {}, error() {} },
-      ...options,
-    });
-  }
+  const makeHandler = (options: Partial<SigningHandlerOptions> = {}) =>
+    createSigningHandler(handlerOptions(upstream, { now: () => clock, ...options }));
   type Handler = ReturnType<typeof makeHandler>;
 
   async function visitor(handler: Handler, address = '192.0.2.1', headers: Record<string, string> = {}) {

@@ -5,12 +5,10 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo, Socket } from 'node:net';
 import { createSigningHandler, type SigningHandlerOptions } from '../../../src/server/index.js';
 import { toNodeListener } from '../../../src/server/adapters/node.js';
-import { API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './recording-upstream.js';
+import type { RecordingUpstream } from './recording-upstream.js';
+import { handlerOptions, logInto, type CapturedLog } from './handler-options.js';
 
-export interface CapturedLog {
-  level: 'warn' | 'error';
-  message: string;
-}
+export type { CapturedLog } from './handler-options.js';
 
 export interface RunningHandler {
   port: number;
@@ -24,14 +22,7 @@ export async function startHandler(
   options: Partial<SigningHandlerOptions> = {},
 ): Promise<RunningHandler> {
   const logs: CapturedLog[] = [];
-  const handler = createSigningHandler({
-    apiBaseUrl: upstream.baseUrl,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    chatbotId: CHATBOT_ID,
-    logger: { warn: (message) => logs.push({ level: 'warn', message }), error: (message) => logs.push({ level: 'error', message }) },
-    ...options,
-  });
+  const handler = createSigningHandler(handlerOptions(upstream, { logger: logInto(logs), ...options }));
   return listen(createServer(toNodeListener(handler)), logs);
 }
 
