@@ -7,10 +7,11 @@ import { request as httpRequest } from 'node:http';
 import { TEXT } from '../../../src/server/core/responses.js';
 import { newVisitor } from '../helpers/handler-server.js';
 import { startFaultyStack, type FaultyStack } from '../helpers/faulty-stack.js';
+import { ROOMY_SEND_LIMITS } from '../helpers/handler-options.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Budgets are tested in budgets.test.ts: here every address may send plenty.
-const ROOMY = { limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 } };
+const ROOMY = { limits: ROOMY_SEND_LIMITS };
 
 describe('exactly once with Idempotency-Key', () => {
   let stack: FaultyStack;
