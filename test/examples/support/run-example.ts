@@ -3,14 +3,16 @@
 // `chatbot-widget` by package name: examples/node_modules/chatbot-widget links to this repository
 // (its built dist/), as `npm install` of an example's `file:../..` dependency does for a user.
 import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
 import { collectOutput, stopProcessGroup } from '../../helpers/process-group.js';
+import { freePort } from '../../helpers/free-port.js';
 
-export { freePort } from '../../helpers/free-port.js';
+export { freePort };
 
 export const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const examplesDir = join(root, 'examples');
@@ -120,6 +122,33 @@ export async function startExample(options: {
     }
   }
   return { origin, output, stop };
+}
+
+/**
+ * Starts examples/`name` with `command args` on a free port against `emulator` (the environment
+ * every example reads, and `env`), with the package linked as `npm install` would.
+ */
+export async function startExampleAgainst(
+  emulator: Harness,
+  options: { name: string; command: string; args: string[]; env?: Record<string, string> },
+): Promise<RunningExample> {
+  linkPackage();
+  const port = await freePort();
+  return startExample({ ...options, env: { ...exampleEnv(emulator, port), ...options.env }, port });
+}
+
+/**
+ * The tests every server example passes, on `example()` once its `before` hook started it: the
+ * widget's routes (driveConversation) and the page with the widget (assertServesWidgetPage).
+ */
+export function itServesTheWidgetAndItsRoutes(runtime: string, emulator: Harness, example: () => RunningExample | undefined): void {
+  it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
+    await driveConversation(example()!, emulator, runtime);
+  });
+
+  it("serves a page with the widget, and the widget's files from the installed package", async () => {
+    await assertServesWidgetPage(example()!);
+  });
 }
 
 async function call(

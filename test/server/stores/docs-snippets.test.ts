@@ -15,6 +15,7 @@ import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type Recording
 import { startRedisServer, type RunningRedis } from '../../helpers/redis-server.js';
 import { startWranglerDev } from '../../helpers/wrangler-dev.js';
 import { freePort } from '../../helpers/free-port.js';
+import { denoBinary } from '../../helpers/runtime-binaries.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const docs = readFileSync(`${root}docs/stores.md`, 'utf8');
@@ -159,7 +160,7 @@ describe('docs/stores.md, run as written', () => {
   });
 
   it('Deno KV: two Deno processes on one KV database act as one handler', async () => {
-    const deno = join(root, 'node_modules/.bin/deno');
+    const deno = denoBinary();
     const dir = project({ 'main.ts': snippet('deno') }, []);
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const command = /^\/\/ main\.ts: deno (run [^\n]+) main\.ts$/m.exec(snippet('deno'));
