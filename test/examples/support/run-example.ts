@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOT_A, startHarness, type Harness } from '../../emulator/harness.js';
 import { collectOutput, stopProcessGroup } from '../../helpers/process-group.js';
 import { freePort } from '../../helpers/free-port.js';
+import { rawRequest, type RawResponse } from '../../helpers/raw-request.js';
 import { freshDocumentationAddress, freshLoopbackAddress } from '../../helpers/fresh-addresses.js';
 import { assertMinuteLimit, untilMinuteHasLeft } from '../../helpers/minute-burst.js';
 
@@ -174,40 +174,24 @@ function freshClient(source: AddressSource): Client {
 }
 
 /** One request to the example as the widget makes it, from `client`. */
-function call(
+async function call(
   origin: string,
   method: string,
   path: string,
   options: { token?: string; body?: unknown; headers?: Record<string, string>; client?: Client } = {},
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string; json: any }> {
+): Promise<RawResponse> {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const headers = {
-    ...(body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
-    ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
-    ...options.client?.headers,
-    ...options.headers,
-  };
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: hostname, port, method, path, headers, agent: false, localAddress: options.client?.localAddress },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          let json: any;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+  return rawRequest(Number(new URL(origin).port), {
+    method,
+    path,
+    headers: {
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+      ...options.client?.headers,
+      ...options.headers,
+    },
+    ...(body !== undefined ? { body } : {}),
+    ...(options.client?.localAddress ? { localAddress: options.client.localAddress } : {}),
   });
 }
 
