@@ -222,7 +222,7 @@ describe('idempotency outcomes and the store', () => {
       const response = await send(handler, token, 'hi', `k-down-${i}`);
       assert.equal(response.status, 503);
       assert.equal(((await response.json()) as { error: string }).error, TEXT.storeDown);
-      assert.ok(Number(response.headers.get('Retry-After')) >= 1);
+      assert.equal(response.headers.get('Retry-After'), '30');
     }
     const visitorAnswer = await handler(
       new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
@@ -252,6 +252,7 @@ describe('idempotency outcomes and the store', () => {
     }
     assert.ok(full, 'the store filled up');
     assert.equal(((await full.json()) as { error: string }).error, TEXT.storeFull);
+    assert.equal(full.headers.get('Retry-After'), '60');
     assert.ok(answered.size >= 1);
     const storedBefore = upstream.requests.filter((r) => r.method === 'POST').length;
     assert.equal(storedBefore, answered.size, 'the refused send never reached upstream');
