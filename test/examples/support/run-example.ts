@@ -13,7 +13,7 @@ import { collectOutput, stopProcessGroup } from '../../helpers/process-group.js'
 import { freePort } from '../../helpers/free-port.js';
 import { rawRequest, type RawResponse } from '../../helpers/raw-request.js';
 import { freshDocumentationAddress, freshLoopbackAddress } from '../../helpers/fresh-addresses.js';
-import { assertMinuteLimit, untilMinuteHasLeft } from '../../helpers/minute-burst.js';
+import { assertMinuteLimit } from '../../helpers/minute-burst.js';
 
 export { freePort };
 
@@ -246,18 +246,19 @@ export async function driveConversation(
 
   // 10 sends a minute per identity. A new identity sends each attempt from a new address, so that
   // no address's own limits (20 a minute, 10 a day on the emulator's free tier) come first.
-  await untilMinuteHasLeft(15);
-  const sender = (await call(example.origin, 'POST', '/chatbot/visitor', { body: {}, client: freshClient(source) })).json.data
-    .token as string;
   await assertMinuteLimit(
     10,
-    async (i) => {
-      const attempt = await call(example.origin, 'POST', '/chatbot/message', {
-        token: sender,
-        body: { content: `again ${i}` },
-        client: freshClient(source),
-      });
-      return { status: attempt.status, retryAfter: attempt.headers['retry-after'] };
+    async () => {
+      const sender = await call(example.origin, 'POST', '/chatbot/visitor', { body: {}, client: freshClient(source) });
+      assert.equal(sender.status, 200, sender.text + where());
+      return async (i) => {
+        const attempt = await call(example.origin, 'POST', '/chatbot/message', {
+          token: sender.json.data.token,
+          body: { content: `again ${i}` },
+          client: freshClient(source),
+        });
+        return { status: attempt.status, retryAfter: attempt.headers['retry-after'] };
+      };
     },
     { describe: where },
   );
@@ -312,8 +313,9 @@ export async function assertVisitorsCountedPerAddress(origin: string, header: st
     const response = await call(origin, 'POST', '/chatbot/visitor', { body: {}, client });
     return { status: response.status, retryAfter: response.headers['retry-after'] };
   };
-  const client = freshClient({ header });
-  await untilMinuteHasLeft(15);
-  await assertMinuteLimit(30, () => newVisitorFrom(client));
+  await assertMinuteLimit(30, () => {
+    const client = freshClient({ header });
+    return () => newVisitorFrom(client);
+  });
   assert.equal((await newVisitorFrom(freshClient({ header }))).status, 200, 'another address has its own count');
 }
