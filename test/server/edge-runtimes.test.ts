@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from './helpers/recording-upstream.js';
-import { jsonHeaders, newVisitor, rawRequest } from './helpers/handler-server.js';
+import { jsonHeaders, newVisitor, rawRequest, visitorAttempt } from './helpers/handler-server.js';
 import { bunBinary, denoBinary } from '../helpers/runtime-binaries.js';
 import { freshLoopbackAddress } from '../helpers/fresh-addresses.js';
 import { assertMinuteLimit } from '../helpers/minute-burst.js';
@@ -130,21 +130,11 @@ for (const runtime of runtimes) {
     it("limits new visitors per connection address (from the runtime's own connection info)", async () => {
       // The limit is 3 a minute (the runtime's *-serve.ts), counted for the address the runtime
       // reports for the connection: from an address no request came from, 3 new visitors and a 429.
-      const newVisitorFrom = async (localAddress: string) => {
-        const response = await rawRequest(port, {
-          method: 'POST',
-          path: '/chatbot/visitor',
-          headers: jsonHeaders(),
-          body: '{}',
-          localAddress,
-        });
-        return { status: response.status, retryAfter: response.headers['retry-after'] };
-      };
       await assertMinuteLimit(3, () => {
         const address = freshLoopbackAddress();
-        return () => newVisitorFrom(address);
+        return () => visitorAttempt(port, address);
       });
-      assert.equal((await newVisitorFrom(freshLoopbackAddress())).status, 200, 'another address has its own count');
+      assert.equal((await visitorAttempt(port, freshLoopbackAddress())).status, 200, 'another address has its own count');
     });
   });
 }

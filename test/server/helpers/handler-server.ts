@@ -8,6 +8,7 @@ import { toNodeListener } from '../../../src/server/adapters/node.js';
 import type { RecordingUpstream } from './recording-upstream.js';
 import { handlerOptions, logInto, type CapturedLog } from './handler-options.js';
 import { rawRequest } from '../../helpers/raw-request.js';
+import type { LimitAnswer } from '../../helpers/minute-burst.js';
 
 export type { CapturedLog } from './handler-options.js';
 export { rawRequest, type RawRequest, type RawResponse } from '../../helpers/raw-request.js';
@@ -46,6 +47,12 @@ export async function listen(server: Server, logs: CapturedLog[] = []): Promise<
         server.close(() => resolve());
       }),
   };
+}
+
+/** `POST /visitor` from the loopback address `localAddress`, answered as a limit's check reads it. */
+export async function visitorAttempt(port: number, localAddress: string): Promise<LimitAnswer> {
+  const response = await rawRequest(port, { method: 'POST', path: '/chatbot/visitor', headers: jsonHeaders(), body: '{}', localAddress });
+  return { status: response.status, retryAfter: response.headers['retry-after'] };
 }
 
 /** A fresh visitor token from the handler. */

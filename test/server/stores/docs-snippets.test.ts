@@ -18,7 +18,7 @@ import { freePort } from '../../helpers/free-port.js';
 import { denoBinary } from '../../helpers/runtime-binaries.js';
 import { freshLoopbackAddress } from '../../helpers/fresh-addresses.js';
 import { assertMinuteLimit } from '../../helpers/minute-burst.js';
-import { jsonHeaders, rawRequest } from '../helpers/handler-server.js';
+import { visitorAttempt } from '../helpers/handler-server.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const docs = readFileSync(`${root}docs/stores.md`, 'utf8');
@@ -125,17 +125,8 @@ async function actAsOne(first: Started, second: Started): Promise<void> {
   // 30 new visitors a minute per address: from an address no request came from, 31 alternating
   // between the two get 30 identities and a 429, which processes counting alone (16 and 15) never would.
   await assertMinuteLimit(30, () => {
-    const localAddress = freshLoopbackAddress();
-    return async (i) => {
-      const response = await rawRequest(Number(new URL(i % 2 ? second.origin : first.origin).port), {
-        method: 'POST',
-        path: '/chatbot/visitor',
-        headers: jsonHeaders(),
-        body: '{}',
-        localAddress,
-      });
-      return { status: response.status, retryAfter: response.headers['retry-after'] };
-    };
+    const address = freshLoopbackAddress();
+    return (i) => visitorAttempt(Number(new URL(i % 2 ? second.origin : first.origin).port), address);
   });
 }
 
