@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type RunningStack } from '../helpers/start-stack.js';
 import { startRedisServer, type RunningRedis } from '../helpers/redis-server.js';
 import { refusedOrigin } from '../helpers/refused-port.js';
+import { untilMinuteHasLeft } from '../helpers/minute-burst.js';
 
 let redis: RunningRedis;
 let first: RunningStack;
@@ -49,12 +50,6 @@ async function newVisitor(stack: RunningStack): Promise<{ token: string; userId:
   return issued.json.data;
 }
 
-/** Minute windows must not roll over in the middle of a check: start early in a minute. */
-async function earlyInAMinute(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-}
-
 describe('two npm start processes sharing one Redis', () => {
   before(async () => {
     redis = await startRedisServer();
@@ -81,7 +76,7 @@ describe('two npm start processes sharing one Redis', () => {
   });
 
   it("one identity's 10 sends a minute hold across both processes", async () => {
-    await earlyInAMinute();
+    await untilMinuteHasLeft(15); // the minute window must not roll over in the middle of the check
     const visitor = await newVisitor(first);
     const statuses: number[] = [];
     let refusal = '';
@@ -96,7 +91,7 @@ describe('two npm start processes sharing one Redis', () => {
   });
 
   it('an idempotent repeat on the other process is answered from the first outcome and stored once', async () => {
-    await earlyInAMinute();
+    await untilMinuteHasLeft(15); // the minute window must not roll over in the middle of the check
     const visitor = await newVisitor(first);
     const key = randomUUID();
     const content = `exactly once ${key}`;

@@ -12,11 +12,8 @@ import {
   assertVisitorsCountedPerAddress,
   driveConversation,
   examplesDir,
-  exampleEnv,
-  freePort,
-  linkPackage,
   startEmulator,
-  startExample,
+  startExampleAgainst,
   tool,
   type RunningExample,
 } from './support/run-example.js';
@@ -52,10 +49,8 @@ describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_
   before(
     async () => {
       const next = tool('node_modules/.bin/next', 'run `npm install` (the "next" devDependency).');
-      linkPackage();
       buildOutput = await nextBuild(next);
-      const port = await freePort();
-      example = await startExample({ name: 'nextjs', command: next, args: ['start'], env: exampleEnv(emulator, port), port });
+      example = await startExampleAgainst(emulator, { name: 'nextjs', command: next, args: ['start'] });
     },
     { timeout: BUILD_TIMEOUT_MS + 60_000 },
   );
@@ -66,7 +61,7 @@ describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_
   });
 
   it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
-    await driveConversation(example!, emulator, 'Next.js', { 'X-Real-IP': '198.51.100.23' });
+    await driveConversation(example!, emulator, 'Next.js', { header: 'X-Real-IP' });
   });
 
   it('shows the chat on its page in Chromium: open, ask, the reply, no error on the console', async () => {

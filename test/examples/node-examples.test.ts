@@ -1,16 +1,7 @@
 // examples/express, examples/fastify, examples/node and examples/hono, each started with
 // `node server.js` in its own folder (what its `npm start` runs), against the emulator over HTTP.
-import { after, before, describe, it } from 'node:test';
-import {
-  assertServesWidgetPage,
-  driveConversation,
-  exampleEnv,
-  freePort,
-  linkPackage,
-  startEmulator,
-  startExample,
-  type RunningExample,
-} from './support/run-example.js';
+import { after, before, describe } from 'node:test';
+import { itServesTheWidgetAndItsRoutes, startEmulator, startExampleAgainst, type RunningExample } from './support/run-example.js';
 
 const emulator = await startEmulator();
 
@@ -23,18 +14,10 @@ for (const [name, runtime] of [
   describe(`examples/${name} (node server.js)`, () => {
     let example: RunningExample | undefined;
     before(async () => {
-      linkPackage();
-      const port = await freePort();
-      example = await startExample({ name, command: process.execPath, args: ['server.js'], env: exampleEnv(emulator, port), port });
+      example = await startExampleAgainst(emulator, { name, command: process.execPath, args: ['server.js'] });
     });
     after(() => example?.stop());
 
-    it("issues a visitor, sends, lists the visitor's own messages and refuses past the send limit", async () => {
-      await driveConversation(example!, emulator, runtime);
-    });
-
-    it("serves a page with the widget, and the widget's files from the installed package", async () => {
-      await assertServesWidgetPage(example!);
-    });
+    itServesTheWidgetAndItsRoutes(runtime, emulator, () => example);
   });
 }

@@ -1,16 +1,12 @@
 // Table-driven attack tests: every route against every attack a hostile browser can make, through real HTTP
 // with raw request targets. Each case asserts the handler's answer AND what the recording
 // upstream received (nothing at all, or only what it should).
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  startRecordingUpstream,
-  API_SECRET,
-  CHATBOT_ID,
-  type RecordedRequest,
-  type RecordingUpstream,
-} from './helpers/recording-upstream.js';
-import { newVisitor, rawRequest, startHandler, type RawRequest, type RunningHandler } from './helpers/handler-server.js';
+import { API_SECRET, CHATBOT_ID, type RecordedRequest } from './helpers/recording-upstream.js';
+import { newVisitor, rawRequest, type RawRequest } from './helpers/handler-server.js';
+import { ROOMY_SEND_LIMITS } from './helpers/handler-options.js';
+import { handlerStackForFile } from './helpers/stack-for-file.js';
 import { adminTokenAuthorizer } from '../../src/server/index.js';
 import { issueVisitorToken, visitorKey } from '../../src/server/identity/visitor-token.js';
 import { grant } from './helpers/token-grant.js';
@@ -92,33 +88,16 @@ function withPathOnly(path: string): string {
   return path.split('?')[0]!;
 }
 
+const { upstream, handler } = await handlerStackForFile({
+  authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
+  limits: { ...ROOMY_SEND_LIMITS, visitorsPerMinutePerAddress: 10_000 },
+});
+const { token, userId } = await newVisitor(handler.port);
+
 describe('attacks against every route', () => {
-  let upstream: RecordingUpstream;
-  let handler: RunningHandler;
-  let token: string;
-  let userId: string;
   let ownMessageId: string;
 
-  before(async () => {
-    upstream = await startRecordingUpstream();
-    handler = await startHandler(upstream, {
-      authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
-      limits: {
-        sendsPerMinute: 10_000,
-        sendsPerDay: 10_000,
-        visitorsPerMinutePerAddress: 10_000,
-        sendsPerMinutePerAddress: 10_000,
-        dailyQuotaSharePerAddress: 1,
-      },
-    });
-    ({ token, userId } = await newVisitor(handler.port));
-  });
-  after(async () => {
-    await handler.close();
-    await upstream.close();
-  });
   beforeEach(() => {
-    upstream.reset();
     ownMessageId = upstream.seed({ chatUserId: userId, text: 'mine' }).id;
     upstream.requests.length = 0;
   });

@@ -4,21 +4,16 @@
 // says what lives there). Through real HTTP in front of the recording upstream.
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, type RecordingUpstream } from './helpers/recording-upstream.js';
+import { API_KEY, API_SECRET } from './helpers/recording-upstream.js';
 import { jsonHeaders, newVisitor, rawRequest, startHandler, type RunningHandler } from './helpers/handler-server.js';
+import { recordingUpstreamForFile } from './helpers/stack-for-file.js';
 import { loggableOrigin, MAX_LOGGED_ORIGINS } from '../../src/server/core/refused-origins.js';
 
 const LISTED = 'https://shop.example.com';
 const HINT = /add it to allowedOrigins \(CHATBOT_ALLOWED_ORIGINS for npm start\) if it should embed the widget/;
+const upstream = await recordingUpstreamForFile();
 
 describe('first use of the handler', () => {
-  let upstream: RecordingUpstream;
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
-  beforeEach(() => upstream.reset());
-
   describe("a refused cross-origin browser is named in the owner's log", () => {
     let handler: RunningHandler;
     beforeEach(async () => {

@@ -7,7 +7,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ChatbotClient } from '../../src/client/index.js';
 import { createSigningHandler } from '../../src/server/index.js';
 import { fuzzParameters } from '../helpers/fuzz.js';
 import { jsonHeaders, newVisitor, rawRequest, type RawResponse } from './helpers/handler-server.js';
@@ -81,13 +80,7 @@ describe('handler routes under generated requests', () => {
 
   /** The questions upstream holds for `userId`, counted page by page in the emulator itself. */
   async function storedQuestions(userId: string): Promise<number> {
-    const client = new ChatbotClient({
-      baseUrl: `${stack.proxy.origin}/api`,
-      apiKey: STACK_BOT.apiKey,
-      apiSecret: STACK_BOT.apiSecret,
-      chatbotId: STACK_BOT.id,
-      retry: false,
-    });
+    const client = stack.client();
     let questions = 0;
     for (let page = 1; ; page++) {
       const { data } = await client.listMessages({ userId, page, pageSize: 100 });

@@ -1,30 +1,20 @@
 // The Node bridge (toNodeListener) and the Express adapter, on real sockets: translation of
 // the request (URL from a possibly weird Host, raw target, streamed and capped body, the
 // socket's address) and of the response.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import express from 'express';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from '../helpers/handler-server.js';
-import { createSigningHandler, type SigningHandlerOptions } from '../../../src/server/index.js';
+import { handlerOptions } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
+import { createSigningHandler } from '../../../src/server/index.js';
 import { createExpressHandler, toExpress } from '../../../src/server/adapters/express.js';
 
-describe('adapters', () => {
-  let upstream: RecordingUpstream;
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
-  beforeEach(() => upstream.reset());
+const upstream = await recordingUpstreamForFile();
 
-  const options = (): SigningHandlerOptions => ({
-    apiBaseUrl: upstream.baseUrl,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    chatbotId: CHATBOT_ID,
-    logger: { warn() {}, error() {} },
-  });
+describe('adapters', () => {
+  const options = () => handlerOptions(upstream);
 
   describe('toNodeListener', () => {
     let handler: RunningHandler;

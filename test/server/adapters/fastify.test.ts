@@ -1,31 +1,26 @@
 // The Fastify plugin on a real socket: mounted next to the application's own JSON routes with no
 // body-parser setting, it reads bodies itself (raw, capped), passes the raw request target on,
 // and takes the client address from the socket.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
 import { jsonHeaders, newVisitor, rawRequest } from '../helpers/handler-server.js';
+import { handlerOptions } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 import { fastifyChatbot } from '../../../src/server/adapters/fastify.js';
 import type { SigningHandlerOptions } from '../../../src/server/index.js';
 
+const upstream = await recordingUpstreamForFile();
+
 describe('Fastify plugin', () => {
-  let upstream: RecordingUpstream;
   let app: FastifyInstance;
   let port: number;
 
-  const options = (): SigningHandlerOptions => ({
-    apiBaseUrl: upstream.baseUrl,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    chatbotId: CHATBOT_ID,
-    logger: { warn() {}, error() {} },
-  });
+  const options = () => handlerOptions(upstream);
 
   const STILL = Date.now();
 
   before(async () => {
-    upstream = await startRecordingUpstream();
     app = Fastify();
     // The application's own route, parsed by Fastify's JSON parser: the plugin must leave it be.
     app.post('/echo', async (request) => ({ got: request.body }));
@@ -35,11 +30,7 @@ describe('Fastify plugin', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
   });
-  after(async () => {
-    await app.close();
-    await upstream.close();
-  });
-  beforeEach(() => upstream.reset());
+  after(() => app.close());
 
   it("answers visitor, send and list with no body-parser setting, and leaves the app's JSON routes parsed", async () => {
     const visitor = await newVisitor(port);

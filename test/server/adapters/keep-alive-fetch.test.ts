@@ -1,34 +1,20 @@
 // keepAliveFetch, the Node adapters' upstream fetch: the handler behind it gives the same answers
 // as behind the global fetch (signed sends, faults → 502/504 with the socket error's code in the
 // log), and upstream calls reuse one connection instead of opening one per request.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startRecordingUpstream, type RecordingUpstream } from '../helpers/recording-upstream.js';
-import { jsonHeaders, newVisitor, rawRequest, startHandler, type RunningHandler } from '../helpers/handler-server.js';
+import { jsonHeaders, newVisitor, rawRequest, startHandler } from '../helpers/handler-server.js';
+import { handlerStackForFile } from '../helpers/stack-for-file.js';
 import { keepAliveFetch } from '../../../src/server/adapters/keep-alive-fetch.js';
 import { refusedOrigin } from '../../helpers/refused-port.js';
 
-describe('keepAliveFetch', () => {
-  let upstream: RecordingUpstream;
-  let handler: RunningHandler;
-  let token: string;
-  let upstreamConnections = 0;
+const { upstream, handler } = await handlerStackForFile({ fetch: keepAliveFetch, upstreamTimeoutMs: 300 });
+const { token } = await newVisitor(handler.port);
 
-  before(async () => {
-    upstream = await startRecordingUpstream();
-    handler = await startHandler(upstream, { fetch: keepAliveFetch, upstreamTimeoutMs: 300 });
-    ({ token } = await newVisitor(handler.port));
-  });
-  after(async () => {
-    await handler.close();
-    await upstream.close();
-  });
-  beforeEach(() => {
-    upstream.reset();
-    handler.logs.length = 0;
-  });
+describe('keepAliveFetch', () => {
+  let upstreamConnections = 0;
 
   const send = (content = 'hi') =>
     rawRequest(handler.port, { method: 'POST', path: '/chatbot/message', headers: jsonHeaders(token), body: JSON.stringify({ content }) });

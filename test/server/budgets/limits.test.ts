@@ -1,35 +1,23 @@
 // The handler's own limits: sends per identity per minute and per day, new visitors per client
 // address, 429 with Retry-After, a pluggable store. The handler is called in-process with Web
 // Requests (its core API) in front of the real recording upstream, on a controlled clock.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import { CHATBOT_ID } from '../helpers/recording-upstream.js';
+import { handlerOptions } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 import { createSigningHandler, MemoryStore, type HandlerStore, type SigningHandlerOptions } from '../../../src/server/index.js';
 
-describe('limits', () => {
-  let upstream: RecordingUpstream;
-  let clock: number;
+const upstream = await recordingUpstreamForFile();
 
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
+describe('limits', () => {
+  let clock: number;
   beforeEach(() => {
-    upstream.reset();
     clock = Date.now();
   });
 
-  function makeHandler(options: Partial<SigningHandlerOptions> = {}) {
-    return createSigningHandler({
-      apiBaseUrl: upstream.baseUrl,
-      apiKey: API_KEY,
-      apiSecret: API_SECRET,
-      chatbotId: CHATBOT_ID,
-      now: () => clock,
-      logger: { warn() {}, error() {} },
-      ...options,
-    });
-  }
+  const makeHandler = (options: Partial<SigningHandlerOptions> = {}) =>
+    createSigningHandler(handlerOptions(upstream, { now: () => clock, ...options }));
   type Handler = ReturnType<typeof makeHandler>;
 
   async function visitor(handler: Handler, address = '192.0.2.1', headers: Record<string, string> = {}) {
@@ -107,11 +95,12 @@ describe('limits', () => {
 
   it('limits new visitors per client address; renewals do not count; X-Forwarded-For is not trusted', async () => {
     const handler = makeHandler({ limits: { visitorsPerMinutePerAddress: 2 } });
+    clock = Math.floor(clock / 60_000) * 60_000 + 20_000; // 20 s into a minute
     const bearer = await token(handler, '192.0.2.7');
     assert.equal((await visitor(handler, '192.0.2.7', { 'X-Forwarded-For': '203.0.113.1' })).status, 200);
     const refused = await visitor(handler, '192.0.2.7', { 'X-Forwarded-For': '203.0.113.2' });
     assert.equal(refused.status, 429);
-    assert.ok(Number(refused.headers.get('Retry-After')) >= 1);
+    assert.equal(refused.headers.get('Retry-After'), '40');
     assert.match(((await refused.json()) as { error: string }).error, /new chats/);
     assert.equal(
       (await visitor(handler, '192.0.2.7', { Authorization: `Bearer ${bearer}` })).status,
@@ -153,16 +142,20 @@ describe('limits', () => {
       countRecords: (set, range) => inner.countRecords(set, range),
     };
     const handler = makeHandler({ store, limits: { sendsPerMinute: 1 } });
-    const bearer = await token(handler, '192.0.2.50');
-    await send(handler, bearer);
+    const issued = await visitor(handler, '192.0.2.50');
+    const { token: bearer, userId } = ((await issued.json()) as { data: { token: string; userId: string } }).data;
+    assert.equal((await send(handler, bearer)).status, 200);
     assert.equal((await send(handler, bearer)).status, 429);
-    const keys = calls.map(([key]) => key);
-    assert.ok(keys.some((k) => k.startsWith(`${CHATBOT_ID}:visitor-minute:192.0.2.50:`)));
-    assert.ok(keys.some((k) => k.startsWith(`${CHATBOT_ID}:send-minute:v_`)));
-    assert.ok(keys.some((k) => k.startsWith(`${CHATBOT_ID}:send-day:v_`)));
-    for (const [key, expiresAt] of calls) {
-      assert.ok(expiresAt > clock, `${key} expires in the future`);
-      assert.ok(expiresAt - clock <= (key.includes('day') ? 86_400_000 : 60_000));
-    }
+    // Each window counted once, shared and long ones first, each kept until its window ends; the
+    // refused send counted nothing. Sent without a client address, the sends count as `unknown`.
+    const minute = Math.floor(clock / 60_000);
+    const day = Math.floor(clock / 86_400_000);
+    assert.deepEqual(calls, [
+      [`${CHATBOT_ID}:visitor-minute:192.0.2.50:${minute}`, (minute + 1) * 60_000],
+      [`${CHATBOT_ID}:address-send-day:unknown:${day}`, (day + 1) * 86_400_000],
+      [`${CHATBOT_ID}:address-send-minute:unknown:${minute}`, (minute + 1) * 60_000],
+      [`${CHATBOT_ID}:send-day:${userId}:${day}`, (day + 1) * 86_400_000],
+      [`${CHATBOT_ID}:send-minute:${userId}:${minute}`, (minute + 1) * 60_000],
+    ]);
   });
 });

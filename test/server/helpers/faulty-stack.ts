@@ -1,6 +1,7 @@
 // The stack of the exactly-once tests, all real and over HTTP: the emulator (SQLite in memory,
 // a counting echo reply source), the fault-injecting proxy in front of it, and the signing handler
 // behind node:http in front of the proxy. The verdict is counted from upstream.
+import { ChatbotClient } from '../../../src/client/index.js';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import type { SigningHandlerOptions } from '../../../src/server/index.js';
 import { startFaultyUpstream, type FaultyUpstream, type FaultyUpstreamOptions } from '../../helpers/faulty-upstream.js';
@@ -14,6 +15,11 @@ export interface FaultyStack {
   handler: RunningHandler;
   /** Times the reply source was asked. */
   replies(): number;
+  /**
+   * The chatbot's API client through the proxy, without retries: upstream as another server of
+   * the site (or another tab's handler) calls it, on the stack's clock unless `now` is given.
+   */
+  client(now?: () => number): ChatbotClient;
   /** What upstream holds for `userId`, oldest first. */
   stored(userId: string): Promise<Array<{ id: string; senderType: string; text: string; createdAt: string }>>;
   /** `POST /chatbot/message` as `token`, with `key` as Idempotency-Key when given. */
@@ -52,6 +58,15 @@ export async function startFaultyStack(
   });
   const server = await emulator.listen({ port: 0 });
   const proxy = await startFaultyUpstream({ target: server.url, ...options.proxy });
+  const clientOf = (baseUrl: string, now = options.now) =>
+    new ChatbotClient({
+      baseUrl,
+      apiKey: STACK_BOT.apiKey,
+      apiSecret: STACK_BOT.apiSecret,
+      chatbotId: STACK_BOT.id,
+      retry: false,
+      ...(now ? { now } : {}),
+    });
   const handler = await startHandler(
     { baseUrl: proxy.baseUrl },
     { apiKey: STACK_BOT.apiKey, apiSecret: STACK_BOT.apiSecret, chatbotId: STACK_BOT.id, ...options.handler },
@@ -61,18 +76,10 @@ export async function startFaultyStack(
     proxy,
     handler,
     replies: () => replies,
+    client: (now) => clientOf(proxy.baseUrl, now),
     async stored(userId) {
       // Read straight from the emulator (not through the proxy or the handler): the verdict.
-      const { ChatbotClient } = await import('../../../src/client/index.js');
-      const client = new ChatbotClient({
-        baseUrl: server.url,
-        apiKey: STACK_BOT.apiKey,
-        apiSecret: STACK_BOT.apiSecret,
-        chatbotId: STACK_BOT.id,
-        retry: false,
-        ...(options.now ? { now: options.now } : {}),
-      });
-      const page = await client.listMessages({ userId, pageSize: 100 });
+      const page = await clientOf(server.url).listMessages({ userId, pageSize: 100 });
       return [...page.data].reverse();
     },
     send: (token, content, key, headers = {}) =>

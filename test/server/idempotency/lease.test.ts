@@ -5,13 +5,12 @@
 // and the handler, while the proxy holds each listing (no real waits).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatbotClient } from '../../../src/client/index.js';
 import { MemoryStore, type HandlerStore, type RecordRange, type SetRecord } from '../../../src/server/index.js';
 import { TEXT } from '../../../src/server/core/responses.js';
 import { newVisitor } from '../helpers/handler-server.js';
-import { startFaultyStack, STACK_BOT, type FaultyStack } from '../helpers/faulty-stack.js';
+import { startFaultyStack, type FaultyStack } from '../helpers/faulty-stack.js';
+import { ROOMY_SEND_LIMITS } from '../helpers/handler-options.js';
 
-const ROOMY = { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 };
 const UPSTREAM_TIMEOUT_MS = 10_000;
 /** The handler's lease: three upstream timeouts and a margin of 5 s. */
 const LEASE_MS = UPSTREAM_TIMEOUT_MS * 3 + 5_000;
@@ -75,7 +74,7 @@ describe('idempotency leases', () => {
       // Each visitor's first send fails upstream (500, nothing stored): its key is left uncertain.
       replyFails: (call) => failingCalls.has(call),
       proxy: { beforeForward: (method, target) => (isListing(method, target) ? onListing() : undefined) },
-      handler: { limits: ROOMY, now, store, upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS },
+      handler: { limits: ROOMY_SEND_LIMITS, now, store, upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS },
     });
   });
   after(() => stack.close());
@@ -92,14 +91,7 @@ describe('idempotency leases', () => {
     failingCalls.add(stack.replies() + 1);
     const lost = await stack.send(visitor.token, content, key);
     assert.equal(lost.status, 502, lost.text);
-    const otherTab = new ChatbotClient({
-      baseUrl: `${stack.proxy.origin}/api`,
-      apiKey: STACK_BOT.apiKey,
-      apiSecret: STACK_BOT.apiSecret,
-      chatbotId: STACK_BOT.id,
-      retry: false,
-      now,
-    });
+    const otherTab = stack.client();
     for (let i = 0; i < OTHER_TAB_EXCHANGES; i++)
       await otherTab.sendMessage({ user: { id: visitor.userId, name: 'Tester' }, message: { content: `other tab ${i}` } });
     return visitor;

@@ -1,39 +1,24 @@
 // Which outcomes a key keeps, and what the handler does when its store fails or fills up. The
 // handler runs in-process with Web Requests in front of the recording upstream, which can answer
 // anything, so every upstream call (or its absence) is visible.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import { CHATBOT_ID } from '../helpers/recording-upstream.js';
 import { createSigningHandler, MemoryStore, type HandlerStore, type SigningHandlerOptions } from '../../../src/server/index.js';
 import { TEXT } from '../../../src/server/core/responses.js';
-import type { CapturedLog } from '../helpers/handler-server.js';
+import { handlerOptions, logInto, ROOMY_SEND_LIMITS, type CapturedLog } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 
-const ROOMY = { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 };
+const upstream = await recordingUpstreamForFile();
 
 describe('idempotency outcomes and the store', () => {
-  let upstream: RecordingUpstream;
   let logs: CapturedLog[];
-
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
   beforeEach(() => {
-    upstream.reset();
     logs = [];
   });
 
-  function makeHandler(options: Partial<SigningHandlerOptions> = {}) {
-    return createSigningHandler({
-      apiBaseUrl: upstream.baseUrl,
-      apiKey: API_KEY,
-      apiSecret: API_SECRET,
-      chatbotId: CHATBOT_ID,
-      limits: ROOMY,
-      logger: { warn: (message) => logs.push({ level: 'warn', message }), error: (message) => logs.push({ level: 'error', message }) },
-      ...options,
-    });
-  }
+  const makeHandler = (options: Partial<SigningHandlerOptions> = {}) =>
+    createSigningHandler(handlerOptions(upstream, { limits: ROOMY_SEND_LIMITS, logger: logInto(logs), ...options }));
   type Handler = ReturnType<typeof makeHandler>;
   async function visitor(handler: Handler): Promise<{ token: string; userId: string }> {
     const response = await handler(
@@ -241,7 +226,7 @@ describe('idempotency outcomes and the store', () => {
       const response = await send(handler, token, 'hi', `k-down-${i}`);
       assert.equal(response.status, 503);
       assert.equal(((await response.json()) as { error: string }).error, TEXT.storeDown);
-      assert.ok(Number(response.headers.get('Retry-After')) >= 1);
+      assert.equal(response.headers.get('Retry-After'), '30');
     }
     const visitorAnswer = await handler(
       new Request('http://localhost/chatbot/visitor', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
@@ -271,6 +256,7 @@ describe('idempotency outcomes and the store', () => {
     }
     assert.ok(full, 'the store filled up');
     assert.equal(((await full.json()) as { error: string }).error, TEXT.storeFull);
+    assert.equal(full.headers.get('Retry-After'), '60');
     assert.ok(answered.size >= 1);
     const storedBefore = upstream.requests.filter((r) => r.method === 'POST').length;
     assert.equal(storedBefore, answered.size, 'the refused send never reached upstream');

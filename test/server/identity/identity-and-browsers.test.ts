@@ -1,38 +1,27 @@
 // Identity (visitor tokens, the host's identify()), browser rules (same-origin, the exact
 // allowedOrigins list, preflights, cookie-based logins) and option checks, called in-process
 // with Web Requests in front of the real recording upstream.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import { API_KEY, API_SECRET, CHATBOT_ID } from '../helpers/recording-upstream.js';
 import { adminTokenAuthorizer, createSigningHandler, type SigningHandlerOptions } from '../../../src/server/index.js';
 import { issueVisitorToken, verifyVisitorToken, visitorKey } from '../../../src/server/identity/visitor-token.js';
 import { grant } from '../helpers/token-grant.js';
+import { handlerOptions, logLinesInto } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 
 const SHOP = 'https://shop.example.com';
+const upstream = await recordingUpstreamForFile();
 
 describe('identity, browsers and options', () => {
-  let upstream: RecordingUpstream;
   let clock: number;
   const logs: string[] = [];
-
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
   beforeEach(() => {
-    upstream.reset();
     logs.length = 0;
     clock = Date.now();
   });
 
-  const base = (): SigningHandlerOptions => ({
-    apiBaseUrl: upstream.baseUrl,
-    apiKey: API_KEY,
-    apiSecret: API_SECRET,
-    chatbotId: CHATBOT_ID,
-    now: () => clock,
-    logger: { warn: (m) => logs.push(m), error: (m) => logs.push(m) },
-  });
+  const base = (): SigningHandlerOptions => handlerOptions(upstream, { now: () => clock, logger: logLinesInto(logs) });
   const post = (path: string, headers: Record<string, string> = {}, body = '{}') =>
     new Request(`http://localhost:8080/chatbot${path}`, {
       method: 'POST',
@@ -271,7 +260,7 @@ describe('identity, browsers and options', () => {
       await handler(get('/sessions', { Authorization: `Bearer ${token}` }));
       upstream.override = () => ({ status: 500, body: 'boom' });
       await handler(get('/messages', { Authorization: `Bearer ${token}` }));
-      assert.ok(logs.length >= 2);
+      assert.equal(logs.length, 2, logs.join('\n'));
       for (const line of logs) assert.doesNotMatch(line, new RegExp(`${API_SECRET}|${API_KEY}|${token}`));
     });
   });

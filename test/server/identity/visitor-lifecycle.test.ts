@@ -1,35 +1,23 @@
 // The visitor token's life: revocation through the store (so every instance sharing it refuses
 // the token), and renewal that ends 90 days after the identity was first issued.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_KEY, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
+import { API_SECRET, CHATBOT_ID } from '../helpers/recording-upstream.js';
+import { handlerOptions } from '../helpers/handler-options.js';
+import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
 import { createSigningHandler, MemoryStore, type SigningHandlerOptions } from '../../../src/server/index.js';
 import { verifyVisitorToken, visitorKey } from '../../../src/server/identity/visitor-token.js';
 
 const DAY = 86_400_000;
+const upstream = await recordingUpstreamForFile();
 
 describe('visitor token lifecycle', () => {
-  let upstream: RecordingUpstream;
   let clock: number;
-
-  before(async () => {
-    upstream = await startRecordingUpstream();
-  });
-  after(() => upstream.close());
   beforeEach(() => {
-    upstream.reset();
     clock = Date.now();
   });
 
-  const makeHandler = (options: Partial<SigningHandlerOptions> = {}) =>
-    createSigningHandler({
-      apiBaseUrl: upstream.baseUrl,
-      apiKey: API_KEY,
-      apiSecret: API_SECRET,
-      chatbotId: CHATBOT_ID,
-      logger: { warn() {}, error() {} },
-      ...options,
-    });
+  const makeHandler = (options: Partial<SigningHandlerOptions> = {}) => createSigningHandler(handlerOptions(upstream, options));
   type Handler = ReturnType<typeof makeHandler>;
   const bearer = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
   const issue = async (handler: Handler, token?: string) => {

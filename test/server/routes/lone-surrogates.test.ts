@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { TEXT } from '../../../src/server/core/responses.js';
 import { newVisitor, rawRequest, jsonHeaders } from '../helpers/handler-server.js';
 import { startFaultyStack, type FaultyStack } from '../helpers/faulty-stack.js';
+import { ROOMY_SEND_LIMITS } from '../helpers/handler-options.js';
 
-const ROOMY = { limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 } };
+const ROOMY = { limits: ROOMY_SEND_LIMITS };
 
 describe('lone surrogates in a send', () => {
   let stack: FaultyStack;

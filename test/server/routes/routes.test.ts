@@ -1,31 +1,18 @@
 // The browser-facing routes doing their job, through real HTTP on both sides: the handler
 // behind node:http, the recording upstream verifying every signature independently.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRecordingUpstream, API_SECRET, CHATBOT_ID, type RecordingUpstream } from '../helpers/recording-upstream.js';
-import { jsonHeaders, newVisitor, rawRequest, startHandler, type RunningHandler } from '../helpers/handler-server.js';
+import { API_SECRET, CHATBOT_ID } from '../helpers/recording-upstream.js';
+import { jsonHeaders, newVisitor, rawRequest } from '../helpers/handler-server.js';
+import { ROOMY_SEND_LIMITS } from '../helpers/handler-options.js';
+import { handlerStackForFile } from '../helpers/stack-for-file.js';
 import { adminTokenAuthorizer } from '../../../src/server/index.js';
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
+// Limits are tested in limits.test.ts; here they would only get in the way of many sends.
+const { upstream, handler } = await handlerStackForFile({ authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN), limits: ROOMY_SEND_LIMITS });
 
 describe('signing handler routes', () => {
-  let upstream: RecordingUpstream;
-  let handler: RunningHandler;
-
-  before(async () => {
-    upstream = await startRecordingUpstream();
-    // Limits are tested in limits.test.ts; here they would only get in the way of many sends.
-    handler = await startHandler(upstream, {
-      authorizeAdmin: adminTokenAuthorizer(ADMIN_TOKEN),
-      limits: { sendsPerMinute: 1000, sendsPerDay: 1000, sendsPerMinutePerAddress: 1000, dailyQuotaSharePerAddress: 1 },
-    });
-  });
-  after(async () => {
-    await handler.close();
-    await upstream.close();
-  });
-  beforeEach(() => upstream.reset());
-
   it('POST /visitor issues a token and a v_ user id, with no-store and no upstream call', async () => {
     const response = await rawRequest(handler.port, { method: 'POST', path: '/chatbot/visitor', headers: jsonHeaders(), body: '{}' });
     assert.equal(response.status, 200);
