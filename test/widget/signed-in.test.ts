@@ -140,10 +140,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     await waitFor(() => badge(el) === '1', 'one reply unread for alice');
     await network(namespace, 'down');
     await el.send('alice unsent');
-    await waitFor(
-      async () => (await signedInOutbox(namespace, alice)).some((e) => e.content === 'alice unsent' && e.state === 'failed'),
-      'alice’s message failed, kept in her outbox',
-    );
+    await waitFor(() => bubbleTexts(el, 'message-failed').includes('alice unsent'), 'alice’s message failed, kept in the outbox');
     await network(namespace, 'up');
     equal(readFirstPaintRecord(namespace).record, undefined, 'no first-paint record (nor snapshot) for a signed-in user');
     equal(readFirstPaintRecord(namespace).visitor, null, 'no user named in localStorage');
@@ -220,14 +217,15 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     const user = userNamed('dave');
     signIn(namespace, user);
     const { el } = await mount({ open: '', mode: 'inline' }, namespace);
-    await waitFor(() => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'connected');
+    await el.send('warm up'); // the user is known before the connection fails
+    await waitForReplies(el, 1);
     recording = recordSends();
     await network(namespace, 'drop'); // upstream stores it, the answer never arrives
     await el.send('only once, signed in');
     await waitFor(() => part(el, 'retry-button'), 'the send failed, with Retry');
     await network(namespace, 'up');
     part(el, 'retry-button')!.click();
-    await waitForReplies(el, 1);
+    await waitForReplies(el, 2);
     equal(recording.attempts.length, 2, 'sent twice');
     equal(recording.attempts[1]!.key, recording.attempts[0]!.key, 'with one key');
     const stored = (await upstreamMessages(user)).filter((m) => m.text === 'only once, signed in');
