@@ -59,7 +59,7 @@ describe('signed-in visitors (identify) over HTTP', () => {
     const ada = await call('POST', '/visitor', asAda);
     assert.equal(ada.status, 200, ada.text);
     assert.deepEqual(ada.json.data, { token: null, userId: 'ada' });
-    for (const headers of [{}, { Cookie: 'sid=session-of-nobody' }, { Authorization: 'Bearer anything' }]) {
+    for (const headers of [{}, { Cookie: 'sid=session-of-nobody' }, { Authorization: 'Bearer anything' }] as Record<string, string>[]) {
       const refused = await call('POST', '/visitor', headers);
       assert.equal(refused.status, 401, JSON.stringify(headers));
       assert.equal(refused.json.data, null);
