@@ -1,3 +1,8 @@
+// Longer than a file should be (about 390 lines): the lifecycle of a connection is read here in
+// one place, in the order its steps guard each other (start, whose records are read, who a
+// message is written for, a change of user, tab notes, reset); the records themselves are in
+// visitor-records.ts and who the visitor is in identity/. The next to move out is the choice of
+// the identity shown (#identify, #sendingConnection, #onIdentity), as a controller of its own.
 /**
  * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
  *
@@ -8,25 +13,26 @@
  * - {@link SessionHistory}: the history pane;
  * - {@link TabSync}: notes between the tabs of the site.
  * What concerns them all is done here: the first read of storage, identity changes (identity/
- * visitor.ts tells them), notes from other tabs, reset. Ending a connection aborts its signal, which stops all work begun for it.
+ * visitor.ts tells of them), notes from other tabs, reset. Ending a connection aborts its
+ * signal, which stops all work begun for it.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
-import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
+import type { FeedbackStore, FeedbackValue } from './feedback-store.js';
 import { readFirstPaint } from './first-paint-record.js';
 import type { CachedConversation } from './cached-conversation.js';
-import { HistoryCache } from './history-cache.js';
-import { Outbox } from './outbox.js';
+import type { HistoryCache } from './history-cache.js';
 import { OutboxSender, type OutboxRead } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
 import { credentialsOf, RequestFailure, Transport, type SendQuota } from './transport.js';
-import { signedInNamespace, Visitor, type VisitorIdentity } from '../identity/visitor.js';
-import { UnreadReplies } from './unread-replies.js';
+import { Visitor, type VisitorIdentity } from '../identity/visitor.js';
+import type { UnreadReplies } from './unread-replies.js';
+import { VisitorRecords } from './visitor-records.js';
 
 export type { ConversationHost } from './connection.js';
 export type { ViewMessage } from './view-message.js';
@@ -47,8 +53,8 @@ export class ChatController implements ReactiveController {
   readonly unread: UnreadReplies;
 
   readonly #storage: KeyValueStorage;
+  readonly #records: VisitorRecords;
   readonly #cache: HistoryCache;
-  readonly #outbox: Outbox;
   readonly #sync = new TabSync((note) => void this.#onNote(note));
   #connection: Connection | undefined;
   #abort: AbortController | undefined;
@@ -77,13 +83,13 @@ export class ChatController implements ReactiveController {
     this.#host = host;
 
     this.#storage = openStorage();
-    this.#cache = new HistoryCache(this.#storage);
-    this.#outbox = new Outbox(this.#storage);
-    this.feedback = new FeedbackStore(this.#storage);
-    this.unread = new UnreadReplies(this.#storage, (shared) => {
+    this.#records = new VisitorRecords(this.#storage, (shared) => {
       if (shared) this.#sync.post({ type: 'unread' });
       host.requestUpdate();
     });
+    this.#cache = this.#records.cache;
+    this.feedback = this.#records.feedback;
+    this.unread = this.#records.unread;
     const context: ControllerContext = {
       host,
       fail: (failure, localId) => {
@@ -93,7 +99,7 @@ export class ChatController implements ReactiveController {
       changed: () => this.#sync.post({ type: 'changed' }),
     };
     this.#context = context;
-    this.sender = new OutboxSender(this.#outbox, context, () => void this.conversation.revalidate());
+    this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
     this.history = new SessionHistory(this.#cache, context);
     this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
@@ -135,14 +141,10 @@ export class ChatController implements ReactiveController {
     this.#abort = undefined;
     this.#connection = next;
     this.#shown = undefined;
-    // Until the identity is known nothing is read or written under anyone's name.
-    this.#outbox.use('');
-    this.#cache.use('', '');
-    this.feedback.use('', '');
+    this.#records.none();
     this.sender.use(next);
     this.conversation.use(next);
     this.history.use(next);
-    this.unread.use(undefined);
   }
 
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
@@ -191,8 +193,7 @@ export class ChatController implements ReactiveController {
       const identity = await this.#identify(connection);
       if (signal.aborted || (!identity && visitor.siteLogin)) return;
       this.#shown = identity;
-      this.#outbox.use(visitor.namespace);
-      this.unread.use(visitor.namespace);
+      this.#records.useQueue(visitor);
       void this.unread.load();
       const outbox = await this.sender.read();
       if (signal.aborted) return;
@@ -236,10 +237,7 @@ export class ChatController implements ReactiveController {
     const { visitor, signal } = connection;
     const identity = this.#shown;
     if (!identity && visitor.siteLogin) return;
-    if (identity) {
-      this.#cache.use(visitor.base, identity.userId);
-      this.feedback.use(visitor.base, identity.userId);
-    }
+    if (identity) this.#records.useHistory(visitor.base, identity.userId);
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
       outbox ?? this.sender.read(),
       identity ? this.#cache.currentSessionId() : undefined,
@@ -274,8 +272,7 @@ export class ChatController implements ReactiveController {
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
     this.history.use(connection);
-    this.#cache.use(visitor.base, next?.userId ?? '');
-    this.feedback.use(visitor.base, next?.userId ?? '');
+    this.#records.useHistory(visitor.base, next?.userId ?? '');
     this.#host.requestUpdate();
   }
 
@@ -393,13 +390,7 @@ export class ChatController implements ReactiveController {
     const { base } = visitor;
     await settling;
     await visitor.revoke();
-    for (const namespace of [base, signedInNamespace(base)]) {
-      this.#outbox.use(namespace);
-      await this.#outbox.clear();
-      await this.unread.forget(namespace);
-    }
-    await this.#cache.clearEndpoint(base);
-    await this.feedback.clearEndpoint(base);
+    await this.#records.forget(base);
     await visitor.forget();
     this.#sync.post({ type: 'reset' });
     await this.connect(base, false);
