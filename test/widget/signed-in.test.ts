@@ -212,6 +212,43 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     equal(parts(later.el, 'message').length, 0, 'nothing shown');
   });
 
+  it('hears of a sign-out from a refused call (401): asks to sign in, and the message waits for its writer', async () => {
+    const namespace = freshNamespace('signedin');
+    const user = userNamed('fay');
+    signIn(namespace, user);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('fay asks');
+    await waitForReplies(el, 1);
+    signOut(namespace); // in another tab: this one is not told
+    await el.send('written as fay, after she signed out');
+    await waitFor(() => part(el, 'error')?.textContent?.includes(english.errorSignedOut), 'the sign-in message');
+    equal(parts(el, 'message').length, 0, 'nothing of fay shown');
+    equal((await upstreamMessages(user)).filter((m) => m.text.startsWith('written as fay')).length, 0, 'not stored');
+
+    signIn(namespace, user); // she signs in again
+    tabShownAgain();
+    await waitFor(() => bubbleTexts(el).includes('You said: written as fay, after she signed out'), 'sent as hers, once back', 10_000);
+    equal((await upstreamMessages(user)).filter((m) => m.text.startsWith('written as fay')).length, 1, 'stored once');
+  });
+
+  it('sends the page’s credentials as the credentials attribute says: include for a handler on another origin', async () => {
+    const namespace = freshNamespace('signedin');
+    signIn(namespace, userNamed('gil'));
+    const calls = recordCalls(namespace);
+    try {
+      const { el } = await mount({ open: '', mode: 'inline', credentials: 'include' }, namespace);
+      await el.send('with include');
+      await waitForReplies(el, 1);
+      el.setAttribute('credentials', 'omit'); // not a value it takes: the default
+      await el.send('with a wrong value');
+      await waitForReplies(el, 2);
+      const sends = calls.calls.filter((c) => c.path.endsWith('/message'));
+      equal(sends.map((c) => c.credentials).join(' '), 'include same-origin');
+    } finally {
+      calls.stop();
+    }
+  });
+
   it('stores a send exactly once upstream when its answer is lost and it is sent again', async () => {
     const namespace = freshNamespace('signedin');
     const user = userNamed('dave');
