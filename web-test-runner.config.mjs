@@ -9,6 +9,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from './scripts/find-browser.mjs';
 import { countReporter } from './scripts/wtr-counter.mjs';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
+import { devicesPlugin } from './test/widget/support/devices.mjs';
 
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
@@ -166,6 +167,7 @@ export default {
     failPanelCodePlugin(),
     fuzzEnvPlugin(),
     visualUpdatePlugin(),
+    devicesPlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);

@@ -24,6 +24,8 @@ export interface ChatbotWidgetAttributes {
   greeting?: string;
   /** A JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`. */
   suggestions?: string;
+  /** `same-origin` (default) or `include`: what each call to the handler carries (cookies for its `identify`). */
+  credentials?: ChatbotWidget['credentials'];
 }
 
 /** Every property of `<chatbot-widget>` a template may set, including `strings` (no attribute). */
@@ -44,6 +46,7 @@ export type ChatbotWidgetProperties = Partial<
     | 'attachments'
     | 'greeting'
     | 'suggestions'
+    | 'credentials'
   >
 >;
 

@@ -111,6 +111,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
     attachments: { type: Boolean },
     greeting: {},
     suggestions: { converter: suggestionsFromAttribute },
+    credentials: {},
   };
 
   static override styles = shellStyles;
@@ -152,6 +153,12 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    * attribute is a JSON array of strings: `suggestions='["Pricing?", "Opening hours?"]'`.
    */
   suggestions: string[] = [];
+  /**
+   * What the widget sends with each call to the handler: `same-origin` (the page's cookies for a
+   * handler on the page's origin) or `include` (also a handler's on another origin, which must list
+   * the page in `allowedOrigins`). For a handler whose `identify` reads the site's login cookie.
+   */
+  credentials: 'same-origin' | 'include' = 'same-origin';
 
   /** The language of the texts, loaded on first use. */
   readonly #language = new WidgetLanguage(this);

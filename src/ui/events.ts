@@ -32,9 +32,10 @@ export interface ChatbotReplyDetail {
  * What kind of failure a `chatbot-error` reports. `offline`: no answer and the browser has no
  * connection (`navigator.onLine` false). `unreachable`: no answer although the browser is online:
  * the handler is down, `endpoint` is wrong, or the page's origin is not in the handler's
- * `allowedOrigins` (the browser then withholds the answer).
+ * `allowedOrigins` (the browser then withholds the answer). `signed-out`: the handler speaks for
+ * the site's own login (`identify`) and the page's request is not signed in.
  */
-export type ChatbotErrorKind = 'offline' | 'unreachable' | 'timeout' | 'rate-limited' | 'server' | 'rejected' | 'identity';
+export type ChatbotErrorKind = 'offline' | 'unreachable' | 'timeout' | 'rate-limited' | 'server' | 'rejected' | 'identity' | 'signed-out';
 
 /** `chatbot-error`: a request failed; `message` is the text shown in the `error` part. */
 export interface ChatbotErrorDetail {

@@ -75,6 +75,8 @@ export interface WidgetStrings extends PluralVariants {
   errorRejected: string;
   errorTooLong: string;
   errorIdentity: string;
+  /** The handler speaks for the site's own login and nobody is signed in: the visitor signs in first. */
+  errorSignedOut: string;
   /** An attachment link under a message. */
   attachment: string;
   /** Accessible name of a code block that scrolls sideways (it takes keyboard focus then). */

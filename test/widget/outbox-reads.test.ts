@@ -11,8 +11,8 @@ import { equal, freshNamespace } from './support/helpers.js';
 
 /**
  * A sender over a fresh outbox holding one message that failed offline (or is `pending`), as a
- * reload finds it. `connected`: the sender has a connection to send on, whose transport is never
- * reached (only its base, which names the outbox and the lock); without one, nothing is sent.
+ * reload finds it. `connected`: the sender has a connection to send on, whose visitor is never
+ * asked to call (only its base, which names the lock); without one, nothing is sent.
  */
 async function senderWithMessage(state: OutboxEntry['state'] = 'failed', connected = false) {
   const base = `https://example.test/${freshNamespace('reads')}`;
@@ -30,7 +30,7 @@ async function senderWithMessage(state: OutboxEntry['state'] = 'failed', connect
   await outbox.put(entry);
   const context = { host: { requestUpdate() {} }, fail() {}, changed() {} } as unknown as ControllerContext;
   const sender = new OutboxSender(outbox, context, () => undefined);
-  if (connected) sender.use({ signal: new AbortController().signal, transport: { base } } as unknown as Connection);
+  if (connected) sender.use({ signal: new AbortController().signal, visitor: { base } } as unknown as Connection);
   sender.adopt(await sender.read());
   return { outbox, sender, entry };
 }
@@ -62,7 +62,7 @@ describe('the outbox against reads that began before a change', () => {
     const before = await sender.read();
     await outbox.put({ ...entry, state: 'failed', error: { kind: 'server', status: 500, detail: 'in the other tab' } });
     // This tab's turn to send it: its pump finds the message failed in storage, shows it so and
-    // sends nothing (the transport would throw if it were asked).
+    // sends nothing (the visitor would throw if it were asked).
     await sender.pump();
     equal(states(sender), 'local-1:failed');
     sender.adopt(before);

@@ -1,3 +1,8 @@
+// Longer than a file should be (about 390 lines): the lifecycle of a connection is read here in
+// one place, in the order its steps guard each other (start, whose records are read, who a
+// message is written for, a change of user, tab notes, reset); the records themselves are in
+// visitor-records.ts and who the visitor is in identity/. The next to move out is the choice of
+// the identity shown (#identify, #sendingConnection, #onIdentity), as a controller of its own.
 /**
  * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
  *
@@ -7,27 +12,27 @@
  * - {@link Conversation}: the conversation shown, its cache, revalidation and paging;
  * - {@link SessionHistory}: the history pane;
  * - {@link TabSync}: notes between the tabs of the site.
- * What concerns them all is done here: the first read of storage, identity changes, notes from
- * other tabs, reset. Ending a connection aborts its signal, which stops all work begun for it.
- * That is why it is one file of a little over 300 lines: each of those steps begins or ends a
- * connection, and read together they show that no work outlives the connection it began for.
+ * What concerns them all is done here: the first read of storage, identity changes (identity/
+ * visitor.ts tells of them), notes from other tabs, reset. Ending a connection aborts its
+ * signal, which stops all work begun for it.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
-import { FeedbackStore, type FeedbackValue } from './feedback-store.js';
+import type { FeedbackStore, FeedbackValue } from './feedback-store.js';
 import { readFirstPaint } from './first-paint-record.js';
 import type { CachedConversation } from './cached-conversation.js';
-import { HistoryCache } from './history-cache.js';
-import { Outbox } from './outbox.js';
+import type { HistoryCache } from './history-cache.js';
 import { OutboxSender, type OutboxRead } from './outbox-sender.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
-import { Transport, type SendQuota } from './transport.js';
-import { UnreadReplies } from './unread-replies.js';
+import { credentialsOf, RequestFailure, Transport, type SendQuota } from './transport.js';
+import { Visitor, type VisitorIdentity } from '../identity/visitor.js';
+import type { UnreadReplies } from './unread-replies.js';
+import { VisitorRecords } from './visitor-records.js';
 
 export type { ConversationHost } from './connection.js';
 export type { ViewMessage } from './view-message.js';
@@ -48,11 +53,13 @@ export class ChatController implements ReactiveController {
   readonly unread: UnreadReplies;
 
   readonly #storage: KeyValueStorage;
+  readonly #records: VisitorRecords;
   readonly #cache: HistoryCache;
-  readonly #outbox: Outbox;
   readonly #sync = new TabSync((note) => void this.#onNote(note));
   #connection: Connection | undefined;
   #abort: AbortController | undefined;
+  /** The identity whose records this connection reads and writes; none until it is known (or confirmed, for the site's login). */
+  #shown: VisitorIdentity | undefined;
   /** Back online: failures the network caused are sent again, with their keys. */
   readonly #onOnline = () => void this.sender.retryNetworkFailures();
   /**
@@ -71,17 +78,18 @@ export class ChatController implements ReactiveController {
   }
 
   readonly #host: ConversationHost;
+  readonly #context: ControllerContext;
   constructor(host: ConversationHost, report: ReportFailure) {
     this.#host = host;
 
     this.#storage = openStorage();
-    this.#cache = new HistoryCache(this.#storage);
-    this.#outbox = new Outbox(this.#storage);
-    this.feedback = new FeedbackStore(this.#storage);
-    this.unread = new UnreadReplies(this.#storage, (shared) => {
+    this.#records = new VisitorRecords(this.#storage, (shared) => {
       if (shared) this.#sync.post({ type: 'unread' });
       host.requestUpdate();
     });
+    this.#cache = this.#records.cache;
+    this.feedback = this.#records.feedback;
+    this.unread = this.#records.unread;
     const context: ControllerContext = {
       host,
       fail: (failure, localId) => {
@@ -90,20 +98,33 @@ export class ChatController implements ReactiveController {
       },
       changed: () => this.#sync.post({ type: 'changed' }),
     };
-    this.sender = new OutboxSender(this.#outbox, context, () => void this.conversation.revalidate());
+    this.#context = context;
+    this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
     this.history = new SessionHistory(this.#cache, context);
     this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
   }
 
+  /**
+   * The tab is in view again: with the site's login, someone may have signed in or out meanwhile
+   * (in another tab, on another page of the site), which `/visitor` tells.
+   */
+  readonly #onVisible = () => {
+    const connection = this.#connection;
+    if (document.visibilityState !== 'visible' || !connection || !this.ready) return;
+    connection.visitor.recheck(connection.signal).catch(() => undefined);
+  };
+
   hostConnected() {
     addEventListener('online', this.#onOnline);
     addEventListener('pagehide', this.#onLeave);
+    document.addEventListener('visibilitychange', this.#onVisible);
   }
 
   hostDisconnected() {
     removeEventListener('online', this.#onOnline);
     removeEventListener('pagehide', this.#onLeave);
+    document.removeEventListener('visibilitychange', this.#onVisible);
     const left = this.#pending;
     this.#end();
     // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
@@ -119,10 +140,11 @@ export class ChatController implements ReactiveController {
     this.#abort?.abort();
     this.#abort = undefined;
     this.#connection = next;
+    this.#shown = undefined;
+    this.#records.none();
     this.sender.use(next);
     this.conversation.use(next);
     this.history.use(next);
-    if (!next) this.unread.use(undefined);
   }
 
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
@@ -137,42 +159,45 @@ export class ChatController implements ReactiveController {
     const abort = new AbortController();
     const transport = new Transport(
       endpoint,
-      this.#storage,
-      () => void this.#onIdentity(connection),
+      () => credentialsOf(this.#host.credentials),
       (quota) => {
         this.quota = quota;
         this.#host.requestUpdate();
       },
     );
-    const connection: Connection = { transport, signal: abort.signal };
+    const visitor = new Visitor(transport, this.#storage, (previous, next) => this.#onIdentity(connection, previous, next));
+    const connection: Connection = { visitor, signal: abort.signal };
     this.#end(connection);
     this.#abort = abort;
-    this.#sync.use(transport.base);
-    this.unread.use(transport.base);
-    void this.unread.load();
+    this.#sync.use(visitor.base);
     const loading = this.#load(connection);
     this.conversation.loaded = loading;
     await loading;
     if (abort.signal.aborted) return;
     this.ready = true;
     this.#host.requestUpdate();
-    void transport.revokeForgotten();
+    void visitor.revokeWaiting();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
   }
 
   async #load(connection: Connection) {
-    const { transport, signal } = connection;
+    const { visitor, signal } = connection;
     // The newest messages are drawn in the render this runs before (it runs in the element's
     // willUpdate), read synchronously from the first-paint record; the whole cached history
     // (up to thousands of messages to deserialize) only once that frame is on screen.
-    const painted = readFirstPaint(transport.base);
+    const painted = readFirstPaint(visitor.base);
     if (painted) this.conversation.current = painted.conversation;
     let confirmed = false;
     try {
-      const [identity, outbox] = await Promise.all([transport.storedIdentity(), this.sender.read()]);
+      const identity = await this.#identify(connection);
+      if (signal.aborted || (!identity && visitor.siteLogin)) return;
+      this.#shown = identity;
+      this.#records.useQueue(visitor);
+      void this.unread.load();
+      const outbox = await this.sender.read();
       if (signal.aborted) return;
-      transport.nameVisitor(); // also names a visitor stored by an earlier version
+      visitor.nameVisitor(); // also names a visitor stored by an earlier version
       confirmed = painted !== undefined && painted.userId === identity?.userId;
       let read: OutboxRead | undefined = outbox;
       if (confirmed) {
@@ -194,14 +219,25 @@ export class ChatController implements ReactiveController {
     }
   }
 
+  /**
+   * The identity whose records are read: the stored one; for the site's login the user
+   * `/visitor` names now, or none (shown why: nobody is signed in, or the handler is out of reach).
+   */
+  async #identify(connection: Connection): Promise<VisitorIdentity | undefined> {
+    try {
+      return await connection.visitor.confirmed(connection.signal);
+    } catch (error) {
+      if (error instanceof RequestFailure && !connection.signal.aborted) this.#context.fail(error);
+      return undefined;
+    }
+  }
+
   /** (Re)reads cached sessions, the current conversation and the outbox (`outbox`, when just read). */
   async #loadFromStorage(connection: Connection, outbox?: OutboxRead) {
-    const { transport, signal } = connection;
-    const identity = await transport.storedIdentity();
-    if (identity) {
-      this.#cache.use(transport.base, identity.userId);
-      this.feedback.use(transport.base, identity.userId);
-    }
+    const { visitor, signal } = connection;
+    const identity = this.#shown;
+    if (!identity && visitor.siteLogin) return;
+    if (identity) this.#records.useHistory(visitor.base, identity.userId);
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
       outbox ?? this.sender.read(),
       identity ? this.#cache.currentSessionId() : undefined,
@@ -217,16 +253,26 @@ export class ChatController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /** A new visitor (first send, or the old token refused): what was shown was someone else's. */
-  async #onIdentity(connection: Connection) {
-    if (connection.signal.aborted) return;
-    const identity = await connection.transport.storedIdentity();
+  /**
+   * The user id changed. A new visitor token (the first one, or the old token refused): the
+   * same person on this device, who keeps their unsent messages, but what was shown was someone
+   * else's. The site's login (another user signed in, or nobody): everything starts over, and
+   * nothing of the previous user stays on screen. While a connection still loads, it reads for
+   * the identity it was given.
+   */
+  #onIdentity(connection: Connection, previous: VisitorIdentity | undefined, next: VisitorIdentity | undefined) {
+    if (connection !== this.#connection || !this.ready || connection.signal.aborted) return;
+    const { visitor } = connection;
+    this.#sync.post({ type: 'identity' });
+    if (visitor.siteLogin || previous?.token === null) {
+      void this.connect(visitor.base, this.#host.isShown);
+      return;
+    }
+    this.#shown = next;
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
     this.history.use(connection);
-    this.#cache.use(connection.transport.base, identity?.userId ?? '');
-    this.feedback.use(connection.transport.base, identity?.userId ?? '');
-    this.#sync.post({ type: 'identity' });
+    this.#records.useHistory(visitor.base, next?.userId ?? '');
     this.#host.requestUpdate();
   }
 
@@ -235,7 +281,7 @@ export class ChatController implements ReactiveController {
     if (!connection) return;
     if (note.type === 'unread') return this.unread.load();
     // Another tab reset the visitor or got a new one: start over from storage.
-    if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.transport.base, false);
+    if (note.type === 'reset' || note.type === 'identity') await this.connect(connection.visitor.base, false);
     else await this.#loadFromStorage(connection);
     // Across tabs one sends at a time (Web Locks), each entry re-read before it goes; without
     // them every tab left would send it (and tell of its reply), so they leave it be.
@@ -249,10 +295,34 @@ export class ChatController implements ReactiveController {
   async send(text: string, file?: string): Promise<string | undefined> {
     const content = text.trim();
     await this.conversation.loaded;
-    if (!content || !this.#connection) return undefined;
+    const connection = this.#connection && content ? await this.#sendingConnection(this.#connection) : undefined;
+    if (!connection) return undefined;
     this.conversation.viewing = undefined;
     this.error = undefined;
     return this.sender.send(content, file);
+  }
+
+  /**
+   * The connection a message is written on, once it is known whose it is: for the site's login a
+   * message is never queued under no one's name (nobody signed in: the panel says so). A visitor
+   * token can be asked for later: the message waits in the outbox (offline, say).
+   */
+  async #sendingConnection(connection: Connection): Promise<Connection | undefined> {
+    if (this.#shown) return connection;
+    const { visitor, signal } = connection;
+    try {
+      await (visitor.siteLogin ? visitor.confirmed(signal) : visitor.ensure(signal));
+    } catch (error) {
+      if (!(error instanceof RequestFailure) || signal.aborted) return undefined;
+      if (!visitor.siteLogin) return connection;
+      this.#context.fail(error);
+      return undefined;
+    }
+    if (!visitor.siteLogin) return connection;
+    // The site's login, now known: its user's records are read first, then the message is theirs.
+    if (this.#connection === connection) await this.connect(visitor.base, this.#host.isShown);
+    else await this.conversation.loaded;
+    return this.#shown ? this.#connection : undefined;
   }
 
   /**
@@ -300,10 +370,13 @@ export class ChatController implements ReactiveController {
 
   /**
    * Revokes the visitor's token at the handler, then forgets the identity, the cache and the
-   * outbox of this endpoint, here and in the other tabs. If the handler cannot be reached
-   * (offline), the visitor is forgotten here all the same, and the token is kept aside only to
-   * be revoked on a later connection (see {@link Transport.revokeIdentity}); until then it stays
-   * valid at the handler, to whoever holds a copy, at most until it expires.
+   * outbox of this endpoint (of every identity this device kept them for), here and in the other
+   * tabs. If the handler cannot be reached (offline), the visitor is forgotten here all the same,
+   * and the token is kept aside only to be revoked on a later connection (see
+   * {@link Visitor.revoke}); until then it stays valid at the handler, to whoever holds a copy, at
+   * most until it expires. The site's login has no token to revoke (signing out is the site's
+   * business): the device forgets, and the user signed in sees their conversations again from
+   * the handler.
    */
   async reset() {
     const connection = this.#connection;
@@ -313,16 +386,13 @@ export class ChatController implements ReactiveController {
     this.error = undefined;
     this.#host.requestUpdate();
     if (!connection) return;
-    const { transport } = connection;
+    const { visitor } = connection;
+    const { base } = visitor;
     await settling;
-    await transport.revokeIdentity();
-    this.#outbox.use(transport.base);
-    await this.#outbox.clear();
-    await this.#cache.clearEndpoint(transport.base);
-    await this.feedback.clearEndpoint(transport.base);
-    await this.unread.forget(transport.base);
-    await transport.forgetIdentity();
+    await visitor.revoke();
+    await this.#records.forget(base);
+    await visitor.forget();
     this.#sync.post({ type: 'reset' });
-    await this.connect(transport.base, false);
+    await this.connect(base, false);
   }
 }

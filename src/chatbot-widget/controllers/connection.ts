@@ -1,24 +1,30 @@
 /**
  * What every controller of the conversation shares: the host element it renders through, and
- * the connection to one handler for one visitor. A connection ends (its `signal` aborts) when the
+ * the connection to one handler for one visitor (or signed-in user). A connection ends (its `signal` aborts) when the
  * endpoint changes, the element is removed or the visitor is reset; work that was under way for
  * it then stops where it stands instead of writing a stale view, in the way `@lit/task` aborts a
  * stale run. Controllers check `signal.aborted` after each await, and hand the signal to fetch.
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
-import type { RequestFailure, Transport } from './transport.js';
+import type { HandlerCredentials, RequestFailure } from './transport.js';
+import type { Visitor } from '../identity/visitor.js';
 
 export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
   readonly pageSize: number;
   readonly userName: string;
+  /** What the page sends with each call (the `credentials` attribute). */
+  readonly credentials: HandlerCredentials;
+  /** The panel is shown (open, or inline). */
+  readonly isShown: boolean;
 }
 
 /** Describes a failure in the visitor's words and reports it (`chatbot-error`). */
 export type ReportFailure = (failure: RequestFailure, localId?: string) => ChatbotErrorDetail;
 
 export interface Connection {
-  readonly transport: Transport;
+  /** Who the calls speak for, and the calls themselves. */
+  readonly visitor: Visitor;
   readonly signal: AbortSignal;
 }
 

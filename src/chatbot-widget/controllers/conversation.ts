@@ -127,16 +127,18 @@ export class Conversation {
   }
 
   async #revalidateOnce(connection: Connection) {
-    const { transport, signal } = connection;
+    const { visitor, signal } = connection;
     await this.loaded;
     // Bounded: a resend waits at most for the handler to see the first attempt through.
     await Promise.race([this.#sender.resumed, new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS))]);
-    // No visitor yet: nothing upstream to show. The identity is made on the first send.
-    if (signal.aborted || !(await transport.storedIdentity())) return;
+    if (signal.aborted) return;
     const seen = this.#sender.confirmations;
     const pageSize = this.#context.host.pageSize;
     try {
-      const sessions = await transport.request<SessionListResponse>('GET', '/sessions', { query: { page: 1, pageSize }, signal });
+      // Nothing stored (a new visitor, or a signed-in user on a new device): `/visitor` says who
+      // this is, and a signed-in user's conversations from their other devices are shown.
+      await visitor.ensure(signal);
+      const sessions = await visitor.request<SessionListResponse>('GET', '/sessions', { query: { page: 1, pageSize }, signal });
       this.#history.apply(connection, sessions, 1);
       const latest = sessions.data[0];
       if (!latest) return;
@@ -146,7 +148,7 @@ export class Conversation {
         this.current = cached ?? emptyConversation(latest.id);
         await this.#cache.setCurrentSessionId(latest.id);
       }
-      const page = await transport.request<MessageListResponse>('GET', '/messages', {
+      const page = await visitor.request<MessageListResponse>('GET', '/messages', {
         query: { sessionId: latest.id, page: 1, pageSize },
         signal,
       });
@@ -177,7 +179,7 @@ export class Conversation {
   async loadOlder() {
     const connection = this.#connection;
     if (!connection || this.loadingOlder || !this.hasOlder) return;
-    const { transport, signal } = connection;
+    const { visitor, signal } = connection;
     const pageSize = this.#context.host.pageSize;
     this.loadingOlder = true;
     this.#context.host.requestUpdate();
@@ -189,7 +191,7 @@ export class Conversation {
       if (signal.aborted || !conversation || !this.hasOlder) return;
       let page = Math.floor(conversation.messages.length / pageSize) + 1;
       for (let tries = 0; tries < 3; tries++, page++) {
-        const response = await transport.request<MessageListResponse>('GET', '/messages', {
+        const response = await visitor.request<MessageListResponse>('GET', '/messages', {
           query: { sessionId: conversation.sessionId, page, pageSize },
           signal,
         });
@@ -217,13 +219,13 @@ export class Conversation {
       this.#context.host.requestUpdate();
       return;
     }
-    const { transport, signal } = connection;
+    const { visitor, signal } = connection;
     this.viewing = sessionId;
     this.viewed = (await this.#cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
     this.#context.host.requestUpdate();
     try {
       const pageSize = this.#context.host.pageSize;
-      const page = await transport.request<MessageListResponse>('GET', '/messages', { query: { sessionId, page: 1, pageSize }, signal });
+      const page = await visitor.request<MessageListResponse>('GET', '/messages', { query: { sessionId, page: 1, pageSize }, signal });
       if (signal.aborted || this.viewing !== sessionId || !this.viewed) return;
       this.viewed = {
         sessionId,

@@ -139,7 +139,6 @@ export class OutboxSender {
     this.#confirmed = [];
     this.typing = false;
     clearTimeout(this.#countdown);
-    if (connection) this.#outbox.use(connection.transport.base);
   }
 
   /** Confirmations so far: a revalidation notes it when it starts (see {@link reconcile}). */
@@ -270,12 +269,12 @@ export class OutboxSender {
   async #withLock(connection: Connection, action: () => Promise<void>) {
     const locks = navigator.locks as LockManager | undefined;
     if (!locks) return action();
-    await locks.request(`chatbot-widget-outbox|${connection.transport.base}`, { signal: connection.signal }, action);
+    await locks.request(`chatbot-widget-outbox|${connection.visitor.base}`, { signal: connection.signal }, action);
   }
 
   /** One attempt at one entry, holding the lock. */
   async #deliver(connection: Connection, localId: string) {
-    const { signal, transport } = connection;
+    const { signal, visitor } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.#outbox.get(localId);
     if (signal.aborted) return;
@@ -294,7 +293,7 @@ export class OutboxSender {
     try {
       for (let retry = 0; ; retry++) {
         try {
-          const answer = await transport.request<SendAnswer>('POST', '/message', {
+          const answer = await visitor.request<SendAnswer>('POST', '/message', {
             body: { content: entry.content, ...(entry.file ? { file: entry.file } : {}), ...(entry.name ? { name: entry.name } : {}) },
             headers: { 'Idempotency-Key': entry.key },
             signal,

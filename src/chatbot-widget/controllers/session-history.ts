@@ -67,12 +67,12 @@ export class SessionHistory {
   async loadMore(first = false) {
     const connection = this.#connection;
     if (!connection || this.loading || (!first && !this.hasMore)) return;
-    if (!(await connection.transport.storedIdentity()) || connection.signal.aborted) return;
+    if (!(await connection.visitor.stored()) || connection.signal.aborted) return;
     this.loading = true;
     this.#context.host.requestUpdate();
     try {
       const page = first ? 1 : this.#pages + 1;
-      const response = await connection.transport.request<SessionListResponse>('GET', '/sessions', {
+      const response = await connection.visitor.request<SessionListResponse>('GET', '/sessions', {
         query: { page, pageSize: this.#context.host.pageSize },
         signal: connection.signal,
       });
@@ -124,7 +124,7 @@ export class SessionHistory {
       while (this.#linesWanted.size) {
         for (const [id, session] of this.#linesWanted) {
           this.#linesWanted.delete(id);
-          const response = await connection.transport.request<MessageListResponse>('GET', '/messages', {
+          const response = await connection.visitor.request<MessageListResponse>('GET', '/messages', {
             query: { sessionId: id, page: session.messageCount, pageSize: 1 },
             signal: connection.signal,
           });

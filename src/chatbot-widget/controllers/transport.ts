@@ -1,31 +1,13 @@
 /**
- * The widget's only way out: JSON calls to the signing handler's visitor routes,
- * with the visitor's bearer token on each, one renewal on 401, and every failure turned into a
- * {@link RequestFailure} that says what happened, for the visitor's eyes and the outbox's
- * decisions.
+ * The widget's only way out: JSON calls to the signing handler's visitor routes, each failure
+ * turned into a {@link RequestFailure} that says what happened, for the visitor's eyes and the
+ * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
+ * the site's own login through the page's cookies) is identity/visitor.ts's business.
  */
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
-import { rememberVisitor } from './first-paint-record.js';
 import { endpointBase } from '../../ui/endpoint-base.js';
-import type { KeyValueStorage } from './storage.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
-
-/** A visitor identity issued by the handler's `/visitor` route. */
-export interface VisitorIdentity {
-  token: string;
-  userId: string;
-  /** When `/visitor` last issued or renewed the token (Unix ms); absent in a record kept before it was noted. */
-  renewedAt?: number;
-}
-
-/**
- * A stored token older than this is renewed in the background when the widget starts. The handler
- * renews a token only while it is valid (30 days by default) and issues a new identity, with no
- * history, for an expired one: a visitor who comes back now and then keeps their conversations
- * only if the token is renewed while it is still good.
- */
-const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
@@ -75,10 +57,6 @@ export interface RequestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** reset() waits this long for the handler before it forgets the visitor locally anyway. */
-const REVOKE_TIMEOUT_MS = 5_000;
-/** Tokens kept for a later revocation, at most (the oldest give way). */
-const MAX_WAITING_REVOCATIONS = 5;
 
 /**
  * A request that got no answer at the network level: `offline` only when the browser says it has
@@ -101,159 +79,38 @@ function describe(body: unknown): string {
   return typeof title === 'string' ? title : '';
 }
 
+/**
+ * What the page sends with each call to the handler: its own origin's cookies (`same-origin`), or
+ * also a handler's on another origin (`include`), for a handler whose `identify` reads the site's
+ * login. Anything else a page sets counts as the default.
+ */
+export type HandlerCredentials = 'same-origin' | 'include';
+export const credentialsOf = (value: unknown): HandlerCredentials => (value === 'include' ? 'include' : 'same-origin');
+
 export class Transport {
   /** The handler's base URL, absolute, without a trailing slash. */
   readonly base: string;
-  #identity: VisitorIdentity | undefined;
-  #issuing: Promise<VisitorIdentity> | undefined;
-  #loaded: Promise<void> | undefined;
 
-  readonly #storage: KeyValueStorage;
-  readonly #onIdentity: (identity: VisitorIdentity | undefined) => void;
+  readonly #credentials: () => HandlerCredentials;
   readonly #onQuota: (quota: SendQuota) => void;
   constructor(
     endpoint: string,
-    storage: KeyValueStorage,
-    /** Called when the identity changes (new visitor, or the old token was refused). */
-    onIdentity: (identity: VisitorIdentity | undefined) => void = () => {},
+    /** Read at each call, so a changed `credentials` attribute counts from the next one. */
+    credentials: () => HandlerCredentials = () => 'same-origin',
     /** Called with the rate headers of each answer that has them (the send route's). */
     onQuota: (quota: SendQuota) => void = () => {},
   ) {
-    this.#storage = storage;
-    this.#onIdentity = onIdentity;
+    this.#credentials = credentials;
     this.#onQuota = onQuota;
-
     this.base = endpointBase(endpoint);
   }
 
-  get #identityKey() {
-    return `identity|${this.base}`;
-  }
-
   /**
-   * The stored identity, if any, without waiting for the server. A token renewed more than a day
-   * ago is renewed meanwhile ({@link RENEW_AFTER_MS}).
+   * One call to the handler: `token`, when given, as `Authorization: Bearer`. Resolves to the
+   * parsed JSON answer (undefined for a 204); rejects with a {@link RequestFailure}, or with the
+   * caller's own abort.
    */
-  async storedIdentity(): Promise<VisitorIdentity | undefined> {
-    this.#loaded ??= this.#storage.get<VisitorIdentity>(this.#identityKey).then(async (stored) => {
-      if (this.#identity || !stored?.token || !stored.userId) return;
-      this.#identity = stored;
-      if (stored.renewedAt === undefined) {
-        // Kept before renewals were noted: counted from now, without a call at start-up.
-        this.#identity = { ...stored, renewedAt: Date.now() };
-        await this.#storage.set(this.#identityKey, this.#identity);
-      } else if (Date.now() - stored.renewedAt > RENEW_AFTER_MS) {
-        // Offline or refused: the stored token stays, and the next start tries again.
-        this.#issue(undefined, stored).catch(() => undefined);
-      }
-    });
-    await this.#loaded;
-    return this.#identity;
-  }
-
-  /** The identity, asking `/visitor` for one when there is none yet. */
-  async ensureIdentity(signal?: AbortSignal): Promise<VisitorIdentity> {
-    return (await this.storedIdentity()) ?? this.#issue(signal);
-  }
-
-  /** Asks `/visitor` for an identity; given the current token the handler renews it. */
-  #issue(signal?: AbortSignal, previous?: VisitorIdentity): Promise<VisitorIdentity> {
-    this.#issuing ??= (async () => {
-      try {
-        const body = await this.#raw<Envelope<VisitorIdentity>>('POST', '/visitor', { signal }, previous?.token);
-        const data = body.data;
-        if (!data || typeof data.token !== 'string' || typeof data.userId !== 'string') {
-          throw new RequestFailure(
-            'identity',
-            200,
-            "The handler's answer to POST /visitor has no visitor identity (a token and a userId): check that endpoint is the signing handler's base path.",
-          );
-        }
-        const changed = data.userId !== this.#identity?.userId;
-        // The first-paint record must never outlive its visitor: unnamed before the identity
-        // changes, named again once the new one is stored.
-        if (changed) rememberVisitor(this.base, undefined);
-        this.#identity = { token: data.token, userId: data.userId, renewedAt: Date.now() };
-        await this.#storage.set(this.#identityKey, this.#identity);
-        this.nameVisitor();
-        if (changed) this.#onIdentity(this.#identity);
-        return this.#identity;
-      } finally {
-        this.#issuing = undefined;
-      }
-    })();
-    return this.#issuing;
-  }
-
-  /**
-   * Revokes the visitor's token at the handler (`DELETE {base}/visitor`), so that a copy of it
-   * (a tab not yet told, a script of the page that read it) stops working. When the handler
-   * cannot be reached, the token is kept aside, apart from the identity, and revoked by
-   * {@link revokeForgotten} on a later connection. Resolves to whether the handler confirmed.
-   */
-  async revokeIdentity(): Promise<boolean> {
-    const identity = await this.storedIdentity();
-    if (!identity || (await this.#revoke(identity.token))) return true;
-    const waiting = (await this.#storage.get<string[]>(this.#revokeKey)) ?? [];
-    await this.#storage.set(this.#revokeKey, [...waiting, identity.token].slice(-MAX_WAITING_REVOCATIONS));
-    return false;
-  }
-
-  /** Revokes the tokens a reset could not revoke at the time. */
-  async revokeForgotten() {
-    const waiting = await this.#storage.get<string[]>(this.#revokeKey);
-    if (!Array.isArray(waiting) || !waiting.length) return;
-    const left: string[] = [];
-    for (const token of waiting) if (typeof token === 'string' && !(await this.#revoke(token))) left.push(token);
-    await (left.length ? this.#storage.set(this.#revokeKey, left) : this.#storage.delete(this.#revokeKey));
-  }
-
-  get #revokeKey() {
-    return `revoke|${this.base}`;
-  }
-
-  async #revoke(token: string): Promise<boolean> {
-    try {
-      await this.#raw('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS }, token);
-      return true;
-    } catch (error) {
-      // 401: no longer valid anyway (expired, or revoked by another tab). Anything else a 4xx
-      // says will not change on a later try either.
-      return error instanceof RequestFailure && error.status >= 400 && error.status < 500 && error.status !== 429;
-    }
-  }
-
-  /**
-   * Names the stored visitor beside the first-paint record (first-paint-record.ts), where the
-   * identity is kept across reloads; where it lives in memory only, a reload has no visitor.
-   */
-  nameVisitor() {
-    rememberVisitor(this.base, this.#storage.persistent ? this.#identity?.userId : undefined);
-  }
-
-  /** Forgets the identity here and in storage; the next call asks for a new one. */
-  async forgetIdentity() {
-    await this.storedIdentity();
-    rememberVisitor(this.base, undefined);
-    this.#identity = undefined;
-    await this.#storage.delete(this.#identityKey);
-  }
-
-  /** A call with the visitor's token; a 401 renews the identity once and repeats the call. */
-  async request<T>(method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
-    const identity = await this.ensureIdentity(options.signal);
-    try {
-      return await this.#raw<T>(method, path, options, identity.token);
-    } catch (error) {
-      if (!(error instanceof RequestFailure) || error.status !== 401) throw error;
-      // The token expired or the handler's key changed: /visitor renews it (same visitor if it
-      // still can, a new one if not), and the call is made once more.
-      const renewed = await this.#issue(options.signal, identity);
-      return this.#raw<T>(method, path, options, renewed.token);
-    }
-  }
-
-  async #raw<T>(method: string, path: string, options: RequestOptions, token?: string): Promise<T> {
+  async send<T>(method: string, path: string, options: RequestOptions = {}, token?: string): Promise<T> {
     const url = new URL(this.base + path);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -270,7 +127,7 @@ export class Transport {
 
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal, credentials: 'same-origin', cache: 'no-store' });
+      response = await fetch(url, { method, headers, body, signal, credentials: this.#credentials(), cache: 'no-store' });
     } catch (error) {
       if (options.signal?.aborted) throw error; // the caller gave up: not a failure to show
       if (timeout.aborted) throw new RequestFailure('timeout', 0, '');

@@ -1,7 +1,7 @@
 /**
  * The launcher's unread badge: how many replies arrived while no tab showed the panel: the
- * assistant's and a person's (an agent's), not notices (sender-kind.ts). The
- * count lives in IndexedDB, one per endpoint, so every tab of the site shows the same number;
+ * assistant's and a person's (an agent's), not notices (sender-kind.ts). The count lives in
+ * IndexedDB, one per endpoint and identity, so every tab of the site shows the same number;
  * a tab that changes it posts an `unread` note and the others read it again. Opening the panel
  * in any tab clears it everywhere.
  */
@@ -23,9 +23,9 @@ export class UnreadReplies {
     this.#changed = changed;
   }
 
-  /** Counts for one endpoint (undefined: none). */
-  use(base: string | undefined) {
-    this.#key = base ? `unread|${base}` : undefined;
+  /** Counts for one identity at one endpoint (its namespace, identity/visitor.ts; undefined: none). */
+  use(namespace: string | undefined) {
+    this.#key = namespace ? `unread|${namespace}` : undefined;
     this.count = 0;
   }
 
@@ -68,9 +68,10 @@ export class UnreadReplies {
     if (previous) this.#changed(true);
   }
 
-  /** Forgets the count of an endpoint (the visitor was reset). */
-  async forget(base: string) {
+  /** Forgets the count of a namespace and of those under it (the visitor was reset). */
+  async forget(namespace: string) {
     this.count = 0;
-    await this.#storage.delete(`unread|${base}`);
+    await this.#storage.delete(`unread|${namespace}`);
+    await this.#storage.deletePrefix(`unread|${namespace}|`);
   }
 }

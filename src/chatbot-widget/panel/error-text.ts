@@ -21,6 +21,7 @@ export function describeFailure(
     timeout: t.errorTimeout,
     server: t.errorServer,
     identity: t.errorIdentity,
+    'signed-out': t.errorSignedOut,
   };
   const message =
     failure.kind === 'rate-limited'

@@ -76,14 +76,14 @@ export class SessionPrefetch {
     }
     const stop = new AbortController();
     this.#running = stop;
-    const { transport, signal: connected } = this.#connection;
+    const { visitor, signal: connected } = this.#connection;
     const signal = AbortSignal.any([connected, stop.signal]);
     const cache = this.#cache;
     void (async () => {
       // No visitor yet: nothing to list (and asking would make one).
-      if (!(await transport.storedIdentity())) return;
+      if (!(await visitor.stored())) return;
       await prefetchSessions({
-        get: (path, query, signal) => transport.request('GET', path, { query, signal }),
+        get: (path, query, signal) => visitor.request('GET', path, { query, signal }),
         cached: (sessionId) => cache.loadConversation(sessionId),
         save: (conversation, activeAt) => cache.saveConversation(conversation, activeAt),
         shown,

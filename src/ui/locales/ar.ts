@@ -51,6 +51,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'تعذّر إرسال الرسالة: {detail}',
   errorTooLong: 'الرسالة طويلة جدًا.',
   errorIdentity: 'تعذّر بدء المحادثة. يُرجى إعادة تحميل الصفحة.',
+  errorSignedOut: 'سجّل الدخول إلى الموقع للدردشة.',
   attachment: 'مرفق',
   codeBlock: 'مقطع برمجي قابل للتمرير أفقيًا',
   copyMessage: 'نسخ الرسالة',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Die Nachricht konnte nicht gesendet werden: {detail}',
   errorTooLong: 'Die Nachricht ist zu lang.',
   errorIdentity: 'Der Chat konnte kein Gespräch beginnen. Bitte laden Sie die Seite neu.',
+  errorSignedOut: 'Melden Sie sich auf der Website an, um zu chatten.',
   attachment: 'Anhang',
   codeBlock: 'Codeblock, seitlich scrollbar',
   copyMessage: 'Nachricht kopieren',

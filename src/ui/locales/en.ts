@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'The message could not be sent: {detail}',
   errorTooLong: 'The message is too long.',
   errorIdentity: 'The chat could not start a conversation. Please reload the page.',
+  errorSignedOut: 'Sign in to the site to chat.',
   attachment: 'Attachment',
   codeBlock: 'Code block, scrolls sideways',
   copyMessage: 'Copy message',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'No se ha podido enviar el mensaje: {detail}',
   errorTooLong: 'El mensaje es demasiado largo.',
   errorIdentity: 'El chat no ha podido iniciar una conversación. Vuelva a cargar la página.',
+  errorSignedOut: 'Inicie sesión en el sitio para chatear.',
   attachment: 'Archivo adjunto',
   codeBlock: 'Bloque de código con desplazamiento horizontal',
   copyMessage: 'Copiar mensaje',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'پیام ارسال نشد: {detail}',
   errorTooLong: 'پیام بیش از حد طولانی است.',
   errorIdentity: 'شروع گفتگو ممکن نشد. لطفاً صفحه را دوباره بارگیری کنید.',
+  errorSignedOut: 'برای گفتگو، وارد حساب خود در این سایت شوید.',
   attachment: 'پیوست',
   codeBlock: 'بلوک کد، قابل پیمایش افقی',
   copyMessage: 'کپی پیام',

@@ -47,6 +47,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Le message n’a pas pu être envoyé\u00A0: {detail}',
   errorTooLong: 'Le message est trop long.',
   errorIdentity: 'Le chat n’a pas pu démarrer la conversation. Veuillez recharger la page.',
+  errorSignedOut: 'Connectez-vous au site pour discuter.',
   attachment: 'Pièce jointe',
   codeBlock: 'Bloc de code, défilement horizontal',
   copyMessage: 'Copier le message',

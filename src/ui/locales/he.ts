@@ -48,6 +48,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'לא ניתן היה לשלוח את ההודעה: {detail}',
   errorTooLong: 'ההודעה ארוכה מדי.',
   errorIdentity: 'לא ניתן היה להתחיל שיחה. יש לטעון מחדש את הדף.',
+  errorSignedOut: 'יש להתחבר לאתר כדי לשוחח.',
   attachment: 'קובץ מצורף',
   codeBlock: 'קטע קוד עם גלילה לרוחב',
   copyMessage: 'העתקת ההודעה',

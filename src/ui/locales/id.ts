@@ -43,6 +43,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Pesan tidak dapat dikirim: {detail}',
   errorTooLong: 'Pesan terlalu panjang.',
   errorIdentity: 'Chat tidak dapat memulai percakapan. Silakan muat ulang halaman.',
+  errorSignedOut: 'Masuk ke situs untuk mengobrol.',
   attachment: 'Lampiran',
   codeBlock: 'Blok kode, dapat digulir ke samping',
   copyMessage: 'Salin pesan',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Impossibile inviare il messaggio: {detail}',
   errorTooLong: 'Il messaggio è troppo lungo.',
   errorIdentity: 'Impossibile avviare la conversazione. Ricarica la pagina.',
+  errorSignedOut: 'Accedi al sito per chattare.',
   attachment: 'Allegato',
   codeBlock: 'Blocco di codice, scorrevole in orizzontale',
   copyMessage: 'Copia il messaggio',

@@ -43,6 +43,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'メッセージを送信できませんでした：{detail}',
   errorTooLong: 'メッセージが長すぎます。',
   errorIdentity: '会話を開始できませんでした。ページを再読み込みしてください。',
+  errorSignedOut: 'チャットするにはサイトにログインしてください。',
   attachment: '添付ファイル',
   codeBlock: 'コードブロック（横にスクロールできます）',
   copyMessage: 'メッセージをコピー',

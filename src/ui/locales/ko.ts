@@ -43,6 +43,7 @@ export const strings: WidgetStrings = {
   errorRejected: '메시지를 보내지 못했습니다: {detail}',
   errorTooLong: '메시지가 너무 깁니다.',
   errorIdentity: '대화를 시작하지 못했습니다. 페이지를 새로고침해 주세요.',
+  errorSignedOut: '채팅하려면 사이트에 로그인하세요.',
   attachment: '첨부 파일',
   codeBlock: '코드 블록, 가로로 스크롤할 수 있습니다',
   copyMessage: '메시지 복사',

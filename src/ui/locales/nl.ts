@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Het bericht kon niet worden verzonden: {detail}',
   errorTooLong: 'Het bericht is te lang.',
   errorIdentity: 'De chat kon geen gesprek starten. Laad de pagina opnieuw.',
+  errorSignedOut: 'Log in op de website om te chatten.',
   attachment: 'Bijlage',
   codeBlock: 'Codeblok, horizontaal scrollbaar',
   copyMessage: 'Bericht kopiëren',

@@ -49,6 +49,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Nie udało się wysłać wiadomości: {detail}',
   errorTooLong: 'Wiadomość jest za długa.',
   errorIdentity: 'Nie udało się rozpocząć rozmowy. Odśwież stronę.',
+  errorSignedOut: 'Zaloguj się w serwisie, aby czatować.',
   attachment: 'Załącznik',
   codeBlock: 'Blok kodu przewijany w poziomie',
   copyMessage: 'Kopiuj wiadomość',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Não foi possível enviar a mensagem: {detail}',
   errorTooLong: 'A mensagem é longa demais.',
   errorIdentity: 'O chat não conseguiu iniciar uma conversa. Recarregue a página.',
+  errorSignedOut: 'Inicie sessão no site para conversar.',
   attachment: 'Anexo',
   codeBlock: 'Bloco de código com rolagem horizontal',
   copyMessage: 'Copiar mensagem',

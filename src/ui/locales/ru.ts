@@ -49,6 +49,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Не удалось отправить сообщение: {detail}',
   errorTooLong: 'Сообщение слишком длинное.',
   errorIdentity: 'Не удалось начать диалог. Перезагрузите страницу.',
+  errorSignedOut: 'Войдите на сайт, чтобы начать чат.',
   attachment: 'Вложение',
   codeBlock: 'Блок кода с горизонтальной прокруткой',
   copyMessage: 'Копировать сообщение',

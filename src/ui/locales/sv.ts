@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Meddelandet kunde inte skickas: {detail}',
   errorTooLong: 'Meddelandet är för långt.',
   errorIdentity: 'Chatten kunde inte starta en konversation. Läs in sidan igen.',
+  errorSignedOut: 'Logga in på webbplatsen för att chatta.',
   attachment: 'Bilaga',
   codeBlock: 'Kodblock, kan rullas i sidled',
   copyMessage: 'Kopiera meddelandet',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Mesaj gönderilemedi: {detail}',
   errorTooLong: 'Mesaj çok uzun.',
   errorIdentity: 'Sohbet başlatılamadı. Lütfen sayfayı yeniden yükleyin.',
+  errorSignedOut: 'Sohbet etmek için siteye giriş yapın.',
   attachment: 'Ek',
   codeBlock: 'Kod bloğu, yatay kaydırılabilir',
   copyMessage: 'Mesajı kopyala',

@@ -49,6 +49,7 @@ export const strings: WidgetStrings = {
   errorRejected: 'Не вдалося надіслати повідомлення: {detail}',
   errorTooLong: 'Повідомлення задовге.',
   errorIdentity: 'Не вдалося почати розмову. Перезавантажте сторінку.',
+  errorSignedOut: 'Увійдіть на сайт, щоб почати чат.',
   attachment: 'Вкладення',
   codeBlock: 'Блок коду з горизонтальним прокручуванням',
   copyMessage: 'Копіювати повідомлення',

@@ -46,6 +46,7 @@ export const strings: WidgetStrings = {
   errorRejected: '訊息傳送失敗：{detail}',
   errorTooLong: '訊息過長。',
   errorIdentity: '無法開始對話，請重新整理頁面。',
+  errorSignedOut: '請先登入網站再開始聊天。',
   attachment: '附件',
   codeBlock: '程式碼區塊，可橫向捲動',
   copyMessage: '複製訊息',

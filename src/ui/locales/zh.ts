@@ -43,6 +43,7 @@ export const strings: WidgetStrings = {
   errorRejected: '消息发送失败：{detail}',
   errorTooLong: '消息过长。',
   errorIdentity: '无法开始对话，请刷新页面。',
+  errorSignedOut: '请先登录网站再开始聊天。',
   attachment: '附件',
   codeBlock: '代码块，可横向滚动',
   copyMessage: '复制消息',

@@ -20,6 +20,10 @@
  * Namespaces starting with `noadmin-` go to a handler without `authorizeAdmin`: admin access off,
  * as on a site that never turned it on.
  *
+ * Namespaces starting with `signedin-` go to a handler with `identify`: a stand-in for a site's
+ * own login, whose user is the `member` cookie's value ({@link SIGNED_IN_COOKIE}; a test sets it
+ * with the namespace's path, so it reaches that namespace only), and no cookie is nobody.
+ *
  * For the security tests (hostile.test.ts, markdown.test.ts) two more routes:
  * - `/__beacon/<name>` records that something requested it, from any origin, and `GET /__beacons`
  *   lists the names so far. Test payloads point their images, styles and frames at this route
@@ -41,6 +45,7 @@ import { createEmulator } from '../../../src/emulator/index.js';
 import type { ReplySource } from '../../../src/emulator/index.js';
 import { createSigningHandler, adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from '../../../src/server/index.js';
 import { startFaultyUpstream } from '../../helpers/faulty-upstream.js';
+import { SIGNED_IN_COOKIE } from './signed-in-cookie.js';
 
 const CHATBOT = { id: 'bot_widget', apiKey: 'pk_widget_tests', apiSecret: 'sk_widget_tests_secret_value', tier: 'premium' as const };
 
@@ -168,6 +173,15 @@ export async function startBackend(): Promise<Backend> {
     authorizeAdmin: undefined,
     limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
   });
+  const signedIn = createSigningHandler({
+    ...common,
+    limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
+    identify(request) {
+      const cookies = (request.headers.get('cookie') ?? '').split(';').map((pair) => pair.trim().split('='));
+      const member = cookies.find(([name]) => name === SIGNED_IN_COOKIE)?.[1];
+      return member ? { userId: decodeURIComponent(member) } : null;
+    },
+  });
   const fewADay = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 5, ...unlimitedAddress } });
   // The exactly-once suite's upstream: slow (held before storing and again before answering, over
   // a second in all) and dropping a quarter of the sends' connections after upstream stored them,
@@ -209,7 +223,9 @@ export async function startBackend(): Promise<Backend> {
           ? stressed
           : namespace.startsWith('noadmin-')
             ? adminOff
-            : handler;
+            : namespace.startsWith('signedin-')
+              ? signedIn
+              : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
