@@ -16,3 +16,5 @@ export const MAX_FILE_URL_CHARS = 2048;
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 /** Ids that go into paths and headers (chatbot ids, message ids, idempotency keys). */
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+/** A rating's `comment`: at most 500 characters. */
+export const MAX_FEEDBACK_COMMENT_CHARS = 500;
