@@ -1,6 +1,6 @@
 /**
  * Response bodies of the upstream API (docs/api.md): the envelope `{ data, error }`, with
- * the four pagination fields on listings and sends.
+ * the four pagination fields on sends (listings page with shared/paged-envelope.ts).
  */
 import type { Envelope, PagedEnvelope } from '../shared/types.js';
 
@@ -9,10 +9,6 @@ export function envelope<T>(data: T, error: string | null = null): Envelope<T> {
   return { data, error };
 }
 
-/** The envelope of a listing page: `totalPages` is 0 for an empty listing. */
-export function pagedEnvelope<T>(data: T, totalItems: number, pageSize: number, currentPage: number): PagedEnvelope<T> {
-  return { data, error: null, totalItems, pageSize, currentPage, totalPages: Math.ceil(totalItems / pageSize) };
-}
 
 /** The send response: the reply text, pagination fields all 0 (docs/api.md). */
 export function sendEnvelope(reply: string): PagedEnvelope<string> {

@@ -6,7 +6,7 @@
 import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../shared/headers.js';
 import { dailyLimitOf, type ChatbotConfig } from './config.js';
 import type { EmulatorContext } from './context.js';
-import { nextUtcMidnight, utcDay } from './dates.js';
+import { nextUtcMidnight, utcDay } from '../shared/dates.js';
 
 export interface QuotaState {
   day: string;

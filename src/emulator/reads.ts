@@ -5,14 +5,14 @@
 import type { ChatSession, ChatUser, Message, MonthlyUsage } from '../shared/types.js';
 import type { ChatbotConfig } from './config.js';
 import type { EmulatorContext, HandlerResult } from './context.js';
-import { monthIndexOf, toIso } from './dates.js';
-import { envelope, pagedEnvelope } from './envelope.js';
+import { monthIndexOf, toIso } from '../shared/dates.js';
+import { envelope } from './envelope.js';
+import { pagedEnvelope } from '../shared/paged-envelope.js';
+import { MAX_COUNT_BY_MONTH_MONTHS } from '../shared/limits.js';
 import { apiErrors, type FieldErrors } from './errors.js';
 import type { StoredMessage } from './store/types.js';
 import { decodePathSegment, readBoolean, readDate, readId, readPaging, throwIfInvalid, type Query } from './validation.js';
 
-/** Largest count-by-month range, in months: a guard against answering 100,000 empty buckets. */
-const MAX_MONTHS = 1200;
 
 /** A message as the listing shows it: `url` only when present, `responseTime` null unless Bot. */
 function listedMessage(m: StoredMessage): Message {
@@ -84,8 +84,8 @@ export function countByMonth(ctx: EmulatorContext, chatbot: ChatbotConfig, query
   const { from, to } = readRange(query, errors);
   throwIfInvalid(errors);
   if (to! <= from!) throw apiErrors.rangeOrder(null);
-  if (monthIndexOf(to! - 1) - monthIndexOf(from!) + 1 > MAX_MONTHS) {
-    throw apiErrors.validation({ to: [`The range may span at most ${MAX_MONTHS} months.`] });
+  if (monthIndexOf(to! - 1) - monthIndexOf(from!) + 1 > MAX_COUNT_BY_MONTH_MONTHS) {
+    throw apiErrors.validation({ to: [`The range may span at most ${MAX_COUNT_BY_MONTH_MONTHS} months.`] });
   }
   const buckets: MonthlyUsage[] = ctx.store.countByMonth(chatbot.id, from!, to!);
   return { status: 200, body: envelope(buckets) };

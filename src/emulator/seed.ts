@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { parseIsoDate } from './dates.js';
+import { parseIsoDate } from '../shared/dates.js';
 import type { EmulatorStore, ImportedMessage } from './store/types.js';
 
 /** A seed file (or record) that cannot be imported; `line` is 1-based. */

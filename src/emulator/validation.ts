@@ -5,7 +5,7 @@
  */
 import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_ID_CHARS, MAX_USER_NAME_CHARS } from '../shared/limits.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/types.js';
-import { parseIsoDate } from './dates.js';
+import { parseIsoDate } from '../shared/dates.js';
 import { apiErrors, type FieldErrors } from './errors.js';
 
 /** The query parameters of a request: first occurrence of each name, percent-decoded, `+` as space. */

@@ -15,7 +15,7 @@ export {
   type Limits,
   type SigningHandlerOptions,
 } from './core/options.js';
-export { StoreFullError, type HandlerStore } from './stores/store.js';
+export { StoreFullError, type HandlerStore, type RecordRange, type RecordSets, type SetRecord } from './stores/store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
 export { adminTokenAuthorizer, ADMIN_TOKEN_HEADER } from './identity/admin-token.js';
 export type { Logger } from './core/logger.js';

@@ -18,3 +18,7 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 /** A rating's `comment`: at most 500 characters. */
 export const MAX_FEEDBACK_COMMENT_CHARS = 500;
+/** The values a rating takes (`null` takes a rating back). */
+export const FEEDBACK_VALUES = ['up', 'down'] as const;
+/** Largest count-by-month range, in months: a guard against answering 100,000 empty buckets. */
+export const MAX_COUNT_BY_MONTH_MONTHS = 1200;

@@ -1,7 +1,8 @@
 /**
- * Records and envelopes of the upstream Developer API (docs/api.md).
+ * Records and envelopes of the upstream Developer API (docs/api.md), and of the handler's ratings.
  * Isomorphic: no DOM and no Node APIs, imports nothing else of src/.
  */
+import type { FEEDBACK_VALUES } from './limits.js';
 
 /** `senderType` values upstream documents; other values may exist upstream. */
 export type SenderType = 'User' | 'Bot' | (string & {});
@@ -134,6 +135,39 @@ export interface CountQuery extends DateRange {
   /** true: only user-sent; false: only non-user; absent: all senders. */
   sent?: boolean;
 }
+
+/** A visitor's rating of a bot message. */
+export type FeedbackValue = (typeof FEEDBACK_VALUES)[number];
+
+/** The body of `POST {base}/feedback`: `value` null takes the rating back. */
+export interface FeedbackInput {
+  messageId: string;
+  value: FeedbackValue | null;
+  comment?: string | null;
+}
+
+/** A rating as the handler's admin listing shows it (`GET {base}/admin/feedback`). */
+export interface FeedbackItem {
+  messageId: string;
+  value: FeedbackValue;
+  /** The visitor's words, or null when they gave none. */
+  comment: string | null;
+  chatUserId: string;
+  chatSessionId: string;
+  /** When the rating was given (its latest change), ISO 8601 UTC. */
+  createdAt: string;
+}
+
+/** Ratings of one month (`GET {base}/admin/feedback/count-by-month`). */
+export interface FeedbackMonth {
+  /** `YYYY-MM`, UTC calendar month. */
+  month: string;
+  up: number;
+  down: number;
+}
+
+export type FeedbackListResponse = PagedEnvelope<FeedbackItem[]>;
+export type FeedbackCountByMonthResponse = Envelope<FeedbackMonth[] | null>;
 
 /** Page-size rules shared by every listing. */
 export const DEFAULT_PAGE_SIZE = 20;

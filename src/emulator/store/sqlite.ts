@@ -15,7 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MonthlyUsage } from '../../shared/types.js';
 import type { ReplyHistoryItem } from '../replies/types.js';
-import { monthIndexOf, monthLabel, monthStart } from '../dates.js';
+import { monthIndexOf, monthLabel, monthStart } from '../../shared/dates.js';
 import type {
   EmulatorStore,
   Exchange,

@@ -6,7 +6,7 @@
  */
 import type { Logger } from './logger.js';
 import { refuse, TEXT } from './responses.js';
-import { StoreFullError, type HandlerStore } from '../stores/store.js';
+import { StoreFullError, type HandlerStore, type RecordRange, type SetRecord } from '../stores/store.js';
 
 /** While the store keeps failing, the owner is told again at most this often. */
 const REPEAT_LOG_MS = 60_000;
@@ -35,6 +35,22 @@ export class GuardedStore implements HandlerStore {
 
   swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
     return this.guard(() => this.store.swap(key, expected, value, expiresAt));
+  }
+
+  putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
+    return this.guard(() => this.store.putRecord(set, record, expiresAt));
+  }
+
+  deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
+    return this.guard(() => this.store.deleteRecord(set, id));
+  }
+
+  listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
+    return this.guard(() => this.store.listRecords(set, range));
+  }
+
+  countRecords(set: string, range: RecordRange): Promise<number> {
+    return this.guard(() => this.store.countRecords(set, range));
   }
 
   /** Sets `key` to `value` whatever it held (get, then add or swap; a lost race is retried once). */

@@ -9,12 +9,8 @@
  * treated as absent at once, and deleted by an alarm some time later.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { HandlerStore } from './store.js';
-
-/** The part of `ctx.storage.sql` (a SQLite-backed Durable Object's SQL API) the object uses. */
-interface SqlStorageLike {
-  exec(query: string, ...bindings: unknown[]): { toArray(): Record<string, unknown>[] };
-}
+import type { HandlerStore, RecordRange, SetRecord } from './store.js';
+import { SqlRecordSets, type SqlStorageLike } from './cloudflare-record-sets.js';
 
 interface StorageLike {
   sql?: SqlStorageLike;
@@ -38,12 +34,13 @@ const SWEEP_DELAY_MS = 1_000;
 /**
  * The Durable Object that holds the handler's store. Export it from the Worker's main module and
  * bind it as a SQLite-backed class (`new_sqlite_classes` in the migration of `wrangler.toml`).
- * Its methods are the store's four operations (and `keyCount`, for diagnostics), called over RPC
+ * Its methods are the store's operations (and `keyCount`, for diagnostics), called over RPC
  * by {@link createDurableObjectStore}.
  */
 export class ChatbotStore extends DurableObject {
   private readonly sql: SqlStorageLike;
   private readonly storage: StorageLike;
+  private readonly records: SqlRecordSets;
   /** When the sweeping alarm is due (null: none set), kept to avoid a storage read per write. */
   private alarmAt: number | null = null;
 
@@ -59,6 +56,7 @@ export class ChatbotStore extends DurableObject {
     this.sql = state.storage.sql;
     this.sql.exec('CREATE TABLE IF NOT EXISTS chatbot_store (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
     this.sql.exec('CREATE INDEX IF NOT EXISTS chatbot_store_expiry ON chatbot_store (expires_at)');
+    this.records = new SqlRecordSets(this.sql);
     void state.blockConcurrencyWhile(async () => {
       this.alarmAt = await this.storage.getAlarm();
     });
@@ -90,16 +88,36 @@ export class ChatbotStore extends DurableObject {
     return true;
   }
 
+  async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
+    const replaced = this.records.put(set, record, expiresAt);
+    await this.scheduleSweep(expiresAt);
+    return replaced;
+  }
+
+  async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
+    return this.records.delete(set, id);
+  }
+
+  async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
+    return this.records.list(set, range);
+  }
+
+  async countRecords(set: string, range: RecordRange): Promise<number> {
+    return this.records.count(set, range);
+  }
+
   /** Rows held, expired ones the alarm has not deleted yet included. */
   async keyCount(): Promise<number> {
     return Number(this.sql.exec('SELECT COUNT(*) AS n FROM chatbot_store').toArray()[0]!.n);
   }
 
-  /** Deletes expired rows, then sets the next alarm for the earliest expiry left. */
+  /** Deletes expired rows and records, then sets the next alarm for the earliest expiry left. */
   async alarm(): Promise<void> {
     const now = Date.now();
     this.sql.exec('DELETE FROM chatbot_store WHERE expires_at <= ?', now);
-    const next = this.sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_store').toArray()[0]!.next as number | null;
+    const nextKey = this.sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_store').toArray()[0]!.next as number | null;
+    const nextRecord = this.records.sweep(now);
+    const next = nextKey === null ? nextRecord : nextRecord === null ? nextKey : Math.min(nextKey, nextRecord);
     this.alarmAt = null;
     if (next !== null) await this.scheduleSweep(next);
   }
@@ -129,6 +147,10 @@ export interface ChatbotStoreStub {
   get(key: string): Promise<string | undefined>;
   add(key: string, value: string, expiresAt: number): Promise<boolean>;
   swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean>;
+  putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined>;
+  deleteRecord(set: string, id: string): Promise<SetRecord | undefined>;
+  listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]>;
+  countRecords(set: string, range: RecordRange): Promise<number>;
   keyCount(): Promise<number>;
 }
 
@@ -148,7 +170,7 @@ export interface DurableObjectStoreOptions {
   /**
    * How many objects the keys are spread over, by a hash of the key. One object serves every
    * call in turn (a few hundred to a thousand small calls a second); more shards share that load.
-   * Each key lives in exactly one shard, so every operation stays atomic. Choose it before going
+   * Each key, and each record set, lives in exactly one shard, so every operation stays atomic. Choose it before going
    * live: a new count moves keys to other objects, which forgets counters, idempotency records and
    * revocations. Default 1.
    */
@@ -206,5 +228,10 @@ export function createDurableObjectStore(namespace: ChatbotStoreNamespace, optio
     get: (key) => call('get', () => stub(key).get(key)),
     add: (key, value, expiresAt) => call('add', () => stub(key).add(key, value, expiresAt)),
     swap: (key, expected, value, expiresAt) => call('swap', () => stub(key).swap(key, expected, value, expiresAt)),
+    // A record set is held whole by the shard of its name, so its listings need one object.
+    putRecord: (set, record, expiresAt) => call('put a record', () => stub(set).putRecord(set, record, expiresAt)),
+    deleteRecord: (set, id) => call('delete a record', () => stub(set).deleteRecord(set, id)),
+    listRecords: (set, range) => call('list records', () => stub(set).listRecords(set, range)),
+    countRecords: (set, range) => call('count records', () => stub(set).countRecords(set, range)),
   };
 }

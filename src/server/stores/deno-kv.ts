@@ -8,24 +8,10 @@
  * adds or swaps exactly one wins. KV's own expiry (`expireIn`) deletes a key some time after it is
  * due, not at once, so each value also carries its expiry and an entry past it counts as absent.
  */
-import type { HandlerStore } from './store.js';
+import type { HandlerStore, RecordRange, SetRecord } from './store.js';
+import { DenoKvRecordSets, type DenoKvAtomicLike, type DenoKvKey, type DenoKvLike } from './deno-kv-record-sets.js';
 
-/** A Deno KV key (`Deno.KvKey`). */
-export type DenoKvKey = readonly (string | number | bigint | boolean | Uint8Array)[];
-
-/** The part of a `Deno.AtomicOperation` the store uses. */
-export interface DenoKvAtomicLike {
-  check(...checks: { key: DenoKvKey; versionstamp: string | null }[]): DenoKvAtomicLike;
-  set(key: DenoKvKey, value: unknown, options?: { expireIn?: number }): DenoKvAtomicLike;
-  delete(key: DenoKvKey): DenoKvAtomicLike;
-  commit(): Promise<{ ok: boolean }>;
-}
-
-/** The part of a `Deno.Kv` (from `await Deno.openKv()`) the store uses. */
-export interface DenoKvLike {
-  get(key: DenoKvKey): Promise<{ value: unknown; versionstamp: string | null }>;
-  atomic(): DenoKvAtomicLike;
-}
+export type { DenoKvAtomicLike, DenoKvKey, DenoKvLike, DenoKvSelector } from './deno-kv-record-sets.js';
 
 /** Options of {@link createDenoKvStore}. */
 export interface DenoKvStoreOptions {
@@ -74,11 +60,15 @@ async function committed(atomic: DenoKvAtomicLike): Promise<boolean> {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class DenoKvStore implements HandlerStore {
+  private readonly records: DenoKvRecordSets;
+
   constructor(
     private readonly kv: DenoKvLike,
     private readonly prefix: DenoKvKey,
     private readonly maxAttempts: number,
-  ) {}
+  ) {
+    this.records = new DenoKvRecordSets(kv, prefix, committed, (operation, attempt) => this.retried(operation, attempt));
+  }
 
   increment(key: string, expiresAt: number): Promise<number> {
     return this.update('increment', key, (entry) => {
@@ -103,20 +93,44 @@ class DenoKvStore implements HandlerStore {
     });
   }
 
+  putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
+    return this.records.put(set, record, expiresAt);
+  }
+
+  deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
+    return this.records.delete(set, id);
+  }
+
+  listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
+    return this.records.list(set, range);
+  }
+
+  countRecords(set: string, range: RecordRange): Promise<number> {
+    return this.records.count(set, range);
+  }
+
   /** Read, decide, commit only if the key is unchanged since the read; on a conflict, again. */
-  private async update<T>(operation: string, key: string, decide: (entry: Entry | undefined) => Decision<T>): Promise<T> {
+  private update<T>(operation: string, key: string, decide: (entry: Entry | undefined) => Decision<T>): Promise<T> {
     const kvKey = [...this.prefix, key];
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+    return this.retried(operation, async () => {
       const read = await this.kv.get(kvKey);
       const decision = decide(live(read.value));
-      if (decision.write === undefined) return decision.result;
+      if (decision.write === undefined) return { done: true, result: decision.result };
       const atomic = this.kv.atomic().check({ key: kvKey, versionstamp: read.versionstamp });
       if (decision.write === null) atomic.delete(kvKey);
       // KV drops the key some time after expireIn; until then `live` treats it as absent.
       else atomic.set(kvKey, decision.write, { expireIn: Math.max(1, Math.ceil(decision.write.expiresAt - Date.now())) });
-      if (await committed(atomic)) return decision.result;
+      return (await committed(atomic)) ? { done: true, result: decision.result } : undefined;
+    });
+  }
+
+  /** Runs a check-and-set `attempt` until it commits (a lost one answers undefined), at most maxAttempts times. */
+  private async retried<T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>): Promise<T> {
+    for (let round = 1; round <= this.maxAttempts; round++) {
+      const outcome = await attempt();
+      if (outcome) return outcome.result;
       // Lost to a concurrent writer: retry at once a few times, then spread the retries out.
-      if (attempt > 3) await pause(Math.random() * Math.min(2 ** attempt, 50));
+      if (round > 3) await pause(Math.random() * Math.min(2 ** round, 50));
     }
     throw new Error(`the Deno KV store gave up on ${operation} after ${this.maxAttempts} attempts that each lost to a concurrent write`);
   }
@@ -131,7 +145,7 @@ class DenoKvStore implements HandlerStore {
  * ```
  */
 export function createDenoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): HandlerStore {
-  if (!kv || typeof kv.get !== 'function' || typeof kv.atomic !== 'function') {
+  if (!kv || typeof kv.get !== 'function' || typeof kv.list !== 'function' || typeof kv.atomic !== 'function') {
     throw new TypeError('createDenoKvStore(kv) needs an open Deno KV database: `await Deno.openKv()` (run Deno with --unstable-kv).');
   }
   const maxAttempts = options.maxAttempts ?? 100;

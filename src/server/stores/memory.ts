@@ -2,7 +2,8 @@
  * The default store: this process's memory. Right for one process; several instances behind a
  * balancer each count on their own, so they need a shared store (Redis, a Durable Object, Deno KV).
  */
-import { StoreFullError, type HandlerStore } from './store.js';
+import { MemoryRecordSets } from './memory-record-sets.js';
+import { StoreFullError, type HandlerStore, type RecordRange, type SetRecord } from './store.js';
 
 interface Entry {
   value: string;
@@ -12,7 +13,7 @@ interface Entry {
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * The most live keys it holds, so a flood of distinct keys cannot exhaust memory. Past it,
+   * The most live keys it holds (each record of a record set, such as a rating, counts as one), so a flood of distinct keys cannot exhaust memory. Past it,
    * writes of new keys reject with {@link StoreFullError} (the handler answers 503) until keys
    * expire: refusing is safe, silently forgetting an idempotency record or a revocation is not.
    * Default 200,000: about 115 MB at the handler's sizes, where a remembered send takes two keys
@@ -26,6 +27,7 @@ export interface MemoryStoreOptions {
 /** {@link HandlerStore} in memory, with expiry and a bound on the number of keys. */
 export class MemoryStore implements HandlerStore {
   private readonly entries = new Map<string, Entry>();
+  private readonly records = new MemoryRecordSets();
   private readonly maxKeys: number;
   private readonly now: () => number;
   private nextSweep = 0;
@@ -66,9 +68,26 @@ export class MemoryStore implements HandlerStore {
     return true;
   }
 
-  /** Number of keys held, expired ones not yet swept included (for tests and diagnostics). */
+  async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
+    if (this.records.isNew(set, record.id)) this.makeRoom();
+    return this.records.put(set, record, expiresAt);
+  }
+
+  async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
+    return this.records.delete(set, id);
+  }
+
+  async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
+    return this.records.list(set, range);
+  }
+
+  async countRecords(set: string, range: RecordRange): Promise<number> {
+    return this.records.count(set, range);
+  }
+
+  /** Number of keys and records held, expired ones not yet swept included (for tests and diagnostics). */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.records.size;
   }
 
   private live(key: string): Entry | undefined {
@@ -80,10 +99,14 @@ export class MemoryStore implements HandlerStore {
   }
 
   private insert(key: string, value: string, expiresAt: number): void {
-    if (this.entries.size >= this.maxKeys) this.sweep(true);
-    if (this.entries.size >= this.maxKeys)
-      throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
+    this.makeRoom();
     this.entries.set(key, { value, expiresAt });
+  }
+
+  /** Before a new key or record: refuses when the store is full even after dropping what expired. */
+  private makeRoom(): void {
+    if (this.size >= this.maxKeys) this.sweep(true);
+    if (this.size >= this.maxKeys) throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
     this.sweep(false);
   }
 
@@ -93,5 +116,6 @@ export class MemoryStore implements HandlerStore {
     if (!force && now < this.nextSweep) return;
     this.nextSweep = now + 60_000;
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    this.records.sweep(now);
   }
 }

@@ -8,7 +8,8 @@
  * every version of both clients that has them (`redis` 4 and later, `ioredis` 5 and later) and
  * needs neither as a dependency. Needs Redis 6.2 or later (or Valkey) for `SET … PXAT`.
  */
-import type { HandlerStore } from './store.js';
+import type { HandlerStore, RecordRange, SetRecord } from './store.js';
+import { boundsOf, DELETE_RECORD, LIST_RECORDS, listingOf, PUT_RECORD, recordOf, recordText } from './redis-record-sets.js';
 
 /** The part of a connected `redis` (node-redis, v4 or later) client the store uses. */
 export interface NodeRedisClientLike {
@@ -106,6 +107,27 @@ class RedisStore implements HandlerStore {
   async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
     const args = [expected, value === undefined ? '0' : '1', value ?? '', unixMs(expiresAt)];
     return Number(await this.run('swap', SWAP, key, args)) === 1;
+  }
+
+  async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
+    const args = [record.id, String(record.score), record.tag ?? '', recordText(record, expiresAt), unixMs(expiresAt), String(Date.now())];
+    return recordOf(await this.run('put a record', PUT_RECORD, set, args));
+  }
+
+  async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
+    return recordOf(await this.run('delete a record', DELETE_RECORD, set, [id, String(Date.now())]));
+  }
+
+  async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
+    const { min, max } = boundsOf(range);
+    const args = [listingOf(range), max, min, String(range.offset), String(range.limit)];
+    const texts = (await this.run('list records', LIST_RECORDS, set, args)) as unknown[];
+    return texts.map(recordOf).filter((record) => record !== undefined);
+  }
+
+  async countRecords(set: string, range: RecordRange): Promise<number> {
+    const { min, max } = boundsOf(range);
+    return Number(await this.bounded('count records', this.send(['ZCOUNT', this.prefix + set + listingOf(range), min, max])));
   }
 
   /** Runs a script by its hash; the first time on a Redis that has not seen it, sends it whole. */

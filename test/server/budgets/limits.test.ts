@@ -147,6 +147,10 @@ describe('limits', () => {
       get: (key) => inner.get(key),
       add: (key, value, expiresAt) => inner.add(key, value, expiresAt),
       swap: (key, expected, value, expiresAt) => inner.swap(key, expected, value, expiresAt),
+      putRecord: (set, record, expiresAt) => inner.putRecord(set, record, expiresAt),
+      deleteRecord: (set, id) => inner.deleteRecord(set, id),
+      listRecords: (set, range) => inner.listRecords(set, range),
+      countRecords: (set, range) => inner.countRecords(set, range),
     };
     const handler = makeHandler({ store, limits: { sendsPerMinute: 1 } });
     const bearer = await token(handler, '192.0.2.50');

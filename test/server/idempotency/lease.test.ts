@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatbotClient } from '../../../src/client/index.js';
-import { MemoryStore, type HandlerStore } from '../../../src/server/index.js';
+import { MemoryStore, type HandlerStore, type RecordRange, type SetRecord } from '../../../src/server/index.js';
 import { TEXT } from '../../../src/server/core/responses.js';
 import { newVisitor } from '../helpers/handler-server.js';
 import { startFaultyStack, STACK_BOT, type FaultyStack } from '../helpers/faulty-stack.js';
@@ -41,6 +41,18 @@ class WatchedStore implements HandlerStore {
   }
   swap(key: string, expected: string, value: string | undefined, expiresAt: number) {
     return this.inner.swap(key, expected, value, expiresAt);
+  }
+  putRecord(set: string, record: SetRecord, expiresAt: number) {
+    return this.inner.putRecord(set, record, expiresAt);
+  }
+  deleteRecord(set: string, id: string) {
+    return this.inner.deleteRecord(set, id);
+  }
+  listRecords(set: string, range: RecordRange & { offset: number; limit: number }) {
+    return this.inner.listRecords(set, range);
+  }
+  countRecords(set: string, range: RecordRange) {
+    return this.inner.countRecords(set, range);
   }
 }
 

@@ -229,6 +229,10 @@ describe('idempotency outcomes and the store', () => {
       get: () => Promise.reject(new Error('down')),
       add: () => Promise.reject(new Error('down')),
       swap: () => Promise.reject(new Error('down')),
+      putRecord: () => Promise.reject(new Error('down')),
+      deleteRecord: () => Promise.reject(new Error('down')),
+      listRecords: () => Promise.reject(new Error('down')),
+      countRecords: () => Promise.reject(new Error('down')),
     };
     const working = makeHandler();
     const { token } = await visitor(working);
@@ -294,6 +298,10 @@ describe('idempotency outcomes and the store', () => {
       add: (key, value, expiresAt) => memory.add(key, value, expiresAt),
       swap: (key, expected, value, expiresAt) =>
         swapsFail ? Promise.reject(new Error('timeout')) : memory.swap(key, expected, value, expiresAt),
+      putRecord: (set, record, expiresAt) => memory.putRecord(set, record, expiresAt),
+      deleteRecord: (set, id) => memory.deleteRecord(set, id),
+      listRecords: (set, range) => memory.listRecords(set, range),
+      countRecords: (set, range) => memory.countRecords(set, range),
     };
     // The handler's clock runs ahead on demand: its key's lease (3 × timeout + 5 s) ends without a
     // real wait, while upstream's times stay real (the look-up compares them with the attempt's).

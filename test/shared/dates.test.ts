@@ -1,7 +1,7 @@
 // ISO 8601 parsing of query dates and seed times (dates in queries).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { monthIndexOf, monthLabel, monthStart, nextUtcMidnight, parseIsoDate, utcDay } from '../../src/emulator/dates.js';
+import { monthIndexOf, monthLabel, monthStart, nextUtcMidnight, parseIsoDate, utcDay } from '../../src/shared/dates.js';
 
 test('accepted forms: date alone is midnight UTC, no offset is UTC, offsets are converted', () => {
   const cases: [string, number][] = [
