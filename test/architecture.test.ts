@@ -93,7 +93,8 @@ test('the handler signs upstream requests only through the client’s request co
 /**
  * The handler's folders, each one job, import one way: stores know nothing of the handler; core
  * (options, answers, the upstream call, browser rules) builds on the store interface; identity,
- * budgets and idempotency build on core (budgets on identity's address buckets too); routes
+ * budgets and idempotency build on core (budgets on identity's address buckets too); feedback
+ * (ratings, their listing and month counts) on core and the store's record types; routes
  * compose them; signing-handler.ts and index.ts at the top compose the routes; adapters translate
  * a runtime's requests for the top.
  */
@@ -103,7 +104,8 @@ const SERVER_ALLOWED: Record<string, string[]> = {
   identity: ['core'],
   budgets: ['core', 'identity'],
   idempotency: ['core'],
-  routes: ['core', 'identity', 'budgets', 'idempotency'],
+  feedback: ['core', 'stores'],
+  routes: ['core', 'identity', 'budgets', 'idempotency', 'feedback'],
   adapters: ['top', 'core'],
   top: ['core', 'stores', 'identity', 'budgets', 'idempotency', 'routes'],
 };

@@ -9,7 +9,6 @@ export function envelope<T>(data: T, error: string | null = null): Envelope<T> {
   return { data, error };
 }
 
-
 /** The send response: the reply text, pagination fields all 0 (docs/api.md). */
 export function sendEnvelope(reply: string): PagedEnvelope<string> {
   return { data: reply, error: null, totalItems: 0, pageSize: 0, currentPage: 0, totalPages: 0 };

@@ -13,7 +13,6 @@ import { apiErrors, type FieldErrors } from './errors.js';
 import type { StoredMessage } from './store/types.js';
 import { decodePathSegment, readBoolean, readDate, readId, readPaging, throwIfInvalid, type Query } from './validation.js';
 
-
 /** A message as the listing shows it: `url` only when present, `responseTime` null unless Bot. */
 function listedMessage(m: StoredMessage): Message {
   const message: Message = {

@@ -15,6 +15,7 @@ import type { RouteContext } from './routes/route-context.js';
 import { matchRoute, pathOfTarget, type MatchedRoute, type RouteName } from './core/route-table.js';
 import { RefusedOriginLog } from './core/refused-origins.js';
 import { send } from './routes/send-route.js';
+import { feedback } from './routes/feedback-routes.js';
 import { message, messages, revokeVisitor, sessions, visitor } from './routes/visitor-routes.js';
 import { VerifiedTokens } from './identity/verified-tokens.js';
 import { visitorKey } from './identity/visitor-token.js';
@@ -40,6 +41,7 @@ const VISITOR_ROUTES: Partial<Record<RouteName, (ctx: RouteContext) => Promise<R
   sessions,
   messages,
   message,
+  feedback,
 };
 
 /** Adds `extra` headers to a response (its headers may be immutable, so copy when needed). */

@@ -1,7 +1,8 @@
 // Two `npm start` processes on two ports with one CHATBOT_REDIS_URL, in front of one upstream
 // (the first one's emulator): they act as one handler. A token from one works on the other, one
 // identity's 10-sends-a-minute limit holds across both, an idempotent repeat is stored once, a
-// revoked token is refused by both; a Redis that stops answers 503 with a line for the site owner.
+// revoked token is refused by both, ratings given on either are listed the same by both; a Redis
+// that stops answers 503 with a line for the site owner.
 // And a CHATBOT_REDIS_URL that is wrong stops npm start with one line.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,6 +108,43 @@ describe('two npm start processes sharing one Redis', () => {
     const listed = await call(second, 'GET', '/messages', visitor.token);
     const stored = (listed.json.data as { text?: string; content?: string }[]).filter((m) => (m.text ?? m.content) === content);
     assert.equal(stored.length, 1, JSON.stringify(listed.json.data));
+  });
+
+  it('ratings given on either process are one set: the latest wins across them, and both list and count the same', async () => {
+    const visitor = await newVisitor(first);
+    const answers: string[] = [];
+    for (const content of ['first question to rate', 'second question to rate']) {
+      const sent = await call(first, 'POST', '/message', visitor.token, { content }, { 'Idempotency-Key': randomUUID() });
+      assert.equal(sent.status, 200, sent.text);
+      answers.push(sent.json.stored[1].id);
+    }
+    const rate = (stack: RunningStack, messageId: string, value: string) =>
+      call(stack, 'POST', '/feedback', visitor.token, { messageId, value });
+    assert.equal((await rate(first, answers[0]!, 'up')).status, 204);
+    assert.equal((await rate(second, answers[1]!, 'down')).status, 204);
+    assert.equal((await rate(second, answers[0]!, 'down')).status, 204, 'the rating of the first process, changed on the second');
+    const month = new Date().toISOString().slice(0, 7);
+    const next = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1)).toISOString().slice(0, 10);
+    const views = [];
+    for (const stack of [first, second]) {
+      const admin = { 'X-Admin-Token': stack.adminToken };
+      const listing = await call(stack, 'GET', '/admin/feedback?pageSize=100', undefined, undefined, admin);
+      assert.equal(listing.status, 200, listing.text);
+      const counts = await call(stack, 'GET', `/admin/feedback/count-by-month?from=${month}-01&to=${next}`, undefined, undefined, admin);
+      assert.equal(counts.status, 200, counts.text);
+      views.push({ listing: listing.json, counts: counts.json });
+    }
+    assert.deepEqual(views[1], views[0], 'both processes answer alike');
+    const mine = (views[0]!.listing.data as { messageId: string; value: string }[]).filter((item) => answers.includes(item.messageId));
+    assert.deepEqual(
+      mine.map((item) => [item.messageId, item.value]),
+      [
+        [answers[0], 'down'],
+        [answers[1], 'down'],
+      ],
+      'newest first, one rating per answer',
+    );
+    assert.deepEqual(views[0]!.counts.data, [{ month, up: 0, down: 2 }]);
   });
 
   it('a token revoked on one process is refused by both', async () => {

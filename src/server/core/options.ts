@@ -52,6 +52,8 @@ export interface Limits {
    * `visitorTokenMaxAgeSeconds`), so this bounds how many the store can hold. Default 500.
    */
   revocationsPerDay: number;
+  /** Ratings (`POST {base}/feedback`) per identity per minute. Default 60. */
+  ratingsPerMinute: number;
 }
 
 /** Options of {@link createSigningHandler}. */
@@ -142,6 +144,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   sendsPerMinutePerAddress: 20,
   dailyQuotaSharePerAddress: 0.1,
   revocationsPerDay: 500,
+  ratingsPerMinute: 60,
 });
 export const DEFAULT_VISITOR_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const DEFAULT_VISITOR_TOKEN_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
@@ -187,7 +190,7 @@ function parseOrigin(text: unknown): string {
   return url.origin;
 }
 
-const STORE_METHODS = ['increment', 'get', 'add', 'swap'] as const;
+const STORE_METHODS = ['increment', 'get', 'add', 'swap', 'putRecord', 'deleteRecord', 'listRecords', 'countRecords'] as const;
 
 /** The `store` option, checked, else a MemoryStore. */
 function chooseStore(options: SigningHandlerOptions, logger: Logger, now: () => number): HandlerStore {
@@ -195,7 +198,7 @@ function chooseStore(options: SigningHandlerOptions, logger: Logger, now: () => 
     const missing = STORE_METHODS.filter((name) => typeof (options.store as unknown as Record<string, unknown>)?.[name] !== 'function');
     if (missing.length > 0)
       fail(
-        `store must implement the handler's store interface (increment, get, add, swap); missing ${missing.join(', ')}. See docs/handler.md.`,
+        `store must implement the handler's store interface (${STORE_METHODS.join(', ')}); missing ${missing.join(', ')}. See docs/handler.md.`,
       );
     return options.store;
   }
@@ -285,6 +288,7 @@ export function resolveOptions(options: SigningHandlerOptions): ResolvedOptions 
       ),
       dailyQuotaSharePerAddress: share,
       revocationsPerDay: positiveInteger(limits.revocationsPerDay, 'limits.revocationsPerDay', DEFAULT_LIMITS.revocationsPerDay),
+      ratingsPerMinute: positiveInteger(limits.ratingsPerMinute, 'limits.ratingsPerMinute', DEFAULT_LIMITS.ratingsPerMinute),
     },
     store: new GuardedStore(store, logger, options.now ?? Date.now),
     clientAddress: options.clientAddress,

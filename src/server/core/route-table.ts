@@ -14,12 +14,15 @@ export type RouteName =
   | 'sessions'
   | 'messages'
   | 'message'
+  | 'feedback'
   | 'admin-users'
   | 'admin-sessions'
   | 'admin-messages'
   | 'admin-message'
   | 'admin-count'
-  | 'admin-count-by-month';
+  | 'admin-count-by-month'
+  | 'admin-feedback'
+  | 'admin-feedback-count-by-month';
 
 /** A request that matched the table. */
 export interface MatchedRoute {
@@ -60,6 +63,7 @@ export function matchRoute(pathname: string, basePath: string, method = 'GET'): 
         : { name: 'visitor', method: 'POST', admin: false, allow: 'POST, DELETE' };
     }
     if (first === 'message' && second === undefined) return { name: 'send', method: 'POST', admin: false };
+    if (first === 'feedback' && second === undefined) return { name: 'feedback', method: 'POST', admin: false };
     if (first === 'sessions' && second === undefined) return { name: 'sessions', method: 'GET', admin: false };
     if (first === 'messages' && second === undefined) return { name: 'messages', method: 'GET', admin: false };
     if (first === 'messages' && second !== undefined && third === undefined) {
@@ -68,6 +72,10 @@ export function matchRoute(pathname: string, basePath: string, method = 'GET'): 
     if (first === 'admin') {
       if (second === 'users' && third === undefined) return { name: 'admin-users', method: 'GET', admin: true };
       if (second === 'sessions' && third === undefined) return { name: 'admin-sessions', method: 'GET', admin: true };
+      if (second === 'feedback') {
+        if (third === undefined) return { name: 'admin-feedback', method: 'GET', admin: true };
+        if (third === 'count-by-month') return { name: 'admin-feedback-count-by-month', method: 'GET', admin: true };
+      }
       if (second === 'messages') {
         if (third === undefined) return { name: 'admin-messages', method: 'GET', admin: true };
         if (third === 'count') return { name: 'admin-count', method: 'GET', admin: true };

@@ -1,7 +1,8 @@
 /**
  * The admin routes: the upstream read endpoints, unrestricted, for requests the site owner's
  * `authorizeAdmin(request)` allows. Only the query parameters upstream documents are passed,
- * each re-encoded from its decoded value.
+ * each re-encoded from its decoded value. The visitors' ratings are the handler's own: they are
+ * answered from its store (feedback-routes.ts).
  */
 import { MAX_PAGE_SIZE } from '../../shared/types.js';
 import { envelopeOf } from '../core/envelope.js';
@@ -9,6 +10,7 @@ import { json, refuse, TEXT } from '../core/responses.js';
 import type { RouteContext } from './route-context.js';
 import { QueryReader, type RouteName } from '../core/route-table.js';
 import { callUpstream, type UpstreamCall } from '../core/upstream.js';
+import { feedbackCountByMonth, feedbackListing } from './feedback-routes.js';
 
 /** The upstream call of an admin route, built from the documented parameters only. */
 function adminCall(ctx: RouteContext): UpstreamCall {
@@ -43,6 +45,8 @@ function adminCall(ctx: RouteContext): UpstreamCall {
 export async function admin(ctx: RouteContext): Promise<Response> {
   const { authorizeAdmin, logger } = ctx.options;
   if (!authorizeAdmin || (await authorizeAdmin(ctx.request)) !== true) refuse(403, TEXT.adminDenied);
+  if (ctx.route.name === 'admin-feedback') return feedbackListing(ctx);
+  if (ctx.route.name === 'admin-feedback-count-by-month') return feedbackCountByMonth(ctx);
   const call = adminCall(ctx);
   const answer = await callUpstream(ctx.options, call);
   const body = answer.body as Record<string, unknown>;
