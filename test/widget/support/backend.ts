@@ -20,6 +20,11 @@
  * Namespaces starting with `noadmin-` go to a handler without `authorizeAdmin`: admin access off,
  * as on a site that never turned it on.
  *
+ * Namespaces starting with `rated-` each get a handler of their own (its own store, in front of
+ * the same emulator), so the ratings a test gives are the only ones its admin feedback routes
+ * list, month counts included. `GET /__rated/<namespace>/<admin route>` reads that handler's admin
+ * routes with the admin token, whatever the namespace's network mode.
+ *
  * For the security tests (hostile.test.ts, markdown.test.ts) two more routes:
  * - `/__beacon/<name>` records that something requested it, from any origin, and `GET /__beacons`
  *   lists the names so far. Test payloads point their images, styles and frames at this route
@@ -165,6 +170,15 @@ export async function startBackend(): Promise<Backend> {
     apiBaseUrl: faulty.baseUrl,
     limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
   });
+  const ratedHandlers = new Map<string, typeof handler>();
+  const ratedHandler = (namespace: string) => {
+    let own = ratedHandlers.get(namespace);
+    if (!own) {
+      own = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+      ratedHandlers.set(namespace, own);
+    }
+    return own;
+  };
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
@@ -190,7 +204,9 @@ export async function startBackend(): Promise<Backend> {
           ? stressed
           : namespace.startsWith('noadmin-')
             ? adminOff
-            : handler;
+            : namespace.startsWith('rated-')
+              ? ratedHandler(namespace)
+              : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
@@ -240,6 +256,12 @@ export async function startBackend(): Promise<Backend> {
     if (admin && ctx.method === 'GET') {
       const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
       await answer(ctx, await forward(ctx, `/chatbot/admin${admin[1]}${query}`, 'admin', { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN }));
+      return;
+    }
+    const rated = /^\/__rated\/(rated-[\w-]+)(\/.*)$/.exec(ctx.path);
+    if (rated && ctx.method === 'GET') {
+      const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
+      await answer(ctx, await forward(ctx, `/chatbot/admin${rated[2]}${query}`, rated[1]!, { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN }));
       return;
     }
     const match = /^\/t\/([\w-]+)(\/chatbot(?:\/.*)?)$/.exec(ctx.path);
