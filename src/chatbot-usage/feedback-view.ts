@@ -67,7 +67,7 @@ export function feedbackMonthsTemplate(months: FeedbackMonth[], format: UsageFor
   const sum = (pick: (m: FeedbackMonth) => number) => months.reduce((total, m) => total + (Number(pick(m)) || 0), 0);
   return html`<h2 id="feedback-heading">Visitors' feedback</h2>
     <p class="note">The thumbs up and down visitors gave the answers, by the UTC month of their latest choice.</p>
-    <div class="table-scroll" tabindex="0" role="region" aria-labelledby="feedback-heading">
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Thumbs up and down per month, table">
       <table part="feedback">
         <thead>
           <tr><th scope="col">Month</th><th scope="col" class="number">${LABELS.up}</th><th scope="col" class="number">${LABELS.down}</th></tr>

@@ -24,8 +24,9 @@ async function ratedAdmin<T>(namespace: string, route: string, query: Record<str
 export const listedRatings = (namespace: string, query: Record<string, string> = {}) =>
   ratedAdmin<FeedbackItem[]>(namespace, 'feedback', { pageSize: '100', ...query });
 
-/** The namespace's ratings per month. */
-export const ratingsByMonth = (namespace: string) => ratedAdmin<FeedbackMonth[]>(namespace, 'feedback/count-by-month', {});
+/** The namespace's ratings per month, from yesterday to tomorrow or over `range`. */
+export const ratingsByMonth = (namespace: string, range: { from: string; to: string } | Record<string, never> = {}) =>
+  ratedAdmin<FeedbackMonth[]>(namespace, 'feedback/count-by-month', range);
 
 /** A rating as the widget keeps it: its latest choice, and whether the handler has it. */
 export interface KeptRating {
