@@ -1,6 +1,8 @@
 /**
  * The record sets of the memory store: each set a map by id plus sorted arrays (the whole set,
- * and one per tag), newest first, so a page and a count are binary searches rather than scans.
+ * and one per tag), so a page and a count are binary searches rather than scans. The arrays are
+ * kept oldest first and read from their end: a new record, usually the newest, is appended
+ * rather than put in front of all the others.
  */
 import type { RecordRange, SetRecord } from './store.js';
 
@@ -11,15 +13,15 @@ interface Held {
 
 interface MemorySet {
   byId: Map<string, Held>;
-  /** Every record, in listing order. */
+  /** Every record, oldest first. */
   all: SetRecord[];
-  /** The records of each tag, in listing order. */
+  /** The records of each tag, oldest first. */
   byTag: Map<string, SetRecord[]>;
 }
 
-/** Listing order: score descending, then id descending (as every store lists). */
+/** The arrays' order, the listing order reversed: score ascending, then id ascending. */
 function before(a: SetRecord, b: SetRecord): boolean {
-  return a.score !== b.score ? a.score > b.score : a.id > b.id;
+  return a.score !== b.score ? a.score < b.score : a.id < b.id;
 }
 
 /** The first index of `list` not listed before `probe`. */
@@ -51,7 +53,7 @@ function remove(list: SetRecord[], record: SetRecord): void {
 function span(list: readonly SetRecord[], range: RecordRange): [number, number] {
   const max = range.max ?? Infinity;
   const min = range.min ?? -Infinity;
-  return [firstNotBefore(list, (record) => record.score >= max), firstNotBefore(list, (record) => record.score >= min)];
+  return [firstNotBefore(list, (record) => record.score < min), firstNotBefore(list, (record) => record.score < max)];
 }
 
 export class MemoryRecordSets {
@@ -94,7 +96,9 @@ export class MemoryRecordSets {
   list(set: string, range: RecordRange & { offset: number; limit: number }): SetRecord[] {
     const list = this.listOf(set, range.tag);
     const [start, end] = span(list, range);
-    return list.slice(Math.min(end, start + range.offset), Math.min(end, start + range.offset + range.limit)).map((r) => ({ ...r }));
+    // Newest first: from the end of the span backwards.
+    const page = list.slice(Math.max(start, end - range.offset - range.limit), Math.max(start, end - range.offset));
+    return page.reverse().map((record) => ({ ...record }));
   }
 
   count(set: string, range: RecordRange): number {

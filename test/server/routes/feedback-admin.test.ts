@@ -5,8 +5,6 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFeedbackStack, type FeedbackStack } from '../helpers/feedback-stack.js';
 
-const DAY = 86_400_000;
-
 describe('GET /admin/feedback and /admin/feedback/count-by-month', () => {
   let stack: FeedbackStack;
   /** The ratings given, oldest first: [messageId, value, when]. */
@@ -122,7 +120,12 @@ describe('GET /admin/feedback and /admin/feedback/count-by-month', () => {
   it('403 without the admin token, or with a wrong one, on both routes; a visitor token is no admin token', async () => {
     const visitor = await stack.visitor();
     for (const path of ['/feedback', '/feedback/count-by-month?from=2026-01-01&to=2026-02-01']) {
-      for (const headers of [{}, { 'X-Admin-Token': 'wrong-token-0123456789abcdef' }, { Authorization: `Bearer ${visitor.token}` }]) {
+      const attempts: Record<string, string>[] = [
+        {},
+        { 'X-Admin-Token': 'wrong-token-0123456789abcdef' },
+        { Authorization: `Bearer ${visitor.token}` },
+      ];
+      for (const headers of attempts) {
         const response = await stack.admin(path, headers);
         assert.equal(response.status, 403, `${path} ${JSON.stringify(headers)}`);
         assert.equal(response.json.data, null);

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startWranglerDev, type RunningWorker } from '../../helpers/wrangler-dev.js';
 import { STORE_CASES } from './store-conformance.js';
+import { FEEDBACK_LISTING_CASE_NAME } from './feedback-listing-case.js';
 
 let worker: RunningWorker;
 before(async () => {
@@ -39,5 +40,6 @@ describe('the Durable Object store under workerd (wrangler dev)', () => {
 
   it('spreads keys over the shards, each key held by exactly one object', () => check('/spread'));
   it('an alarm deletes expired rows and keeps live ones', () => check('/sweep'));
+  it(`${FEEDBACK_LISTING_CASE_NAME} (keys sharded over four objects)`, () => check('/feedback-listing'));
   it('a ChatbotStore bound as a key-value class rejects every call, saying to use new_sqlite_classes', () => check('/not-sqlite'));
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STORE_CASES } from './store-conformance.js';
+import { FEEDBACK_LISTING_CASE_NAME } from './feedback-listing-case.js';
 import { assertCasePassed, runCases, type CaseOutcome } from './case-report.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,6 +18,7 @@ const OWN_CHECKS = [
   'two databases handles on one file (two instances) share counters and records',
   'an entry past its expiry that KV has not deleted yet counts as absent',
   "keys live under the prefix, so the app's own keys stay apart",
+  FEEDBACK_LISTING_CASE_NAME,
 ];
 
 describe('createDenoKvStore under Deno', () => {

@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { MemoryStore } from '../../../src/server/stores/memory.js';
 import { StoreFullError } from '../../../src/server/stores/store.js';
 import { STORE_CASES } from './store-conformance.js';
+import { FEEDBACK_LISTING_CASE_NAME, feedbackListingCase } from './feedback-listing-case.js';
 
 describe('MemoryStore', () => {
   for (const check of STORE_CASES) {
     it(check.name, () => check.run(new MemoryStore(), (name) => `test:${name}`));
   }
+  it(FEEDBACK_LISTING_CASE_NAME, () => feedbackListingCase(new MemoryStore()));
 
   it('refuses new keys with StoreFullError when full, keeps the ones it has, and takes new ones after expiry', async () => {
     let clock = 1_000_000;

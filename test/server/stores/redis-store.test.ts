@@ -13,6 +13,7 @@ import { Redis as RedisV5 } from 'ioredis-v5';
 import { createRedisStore, type IoRedisClientLike, type NodeRedisClientLike } from '../../../src/server/stores/redis.js';
 import { startRedisServer, type RunningRedis } from '../../helpers/redis-server.js';
 import { STORE_CASES } from './store-conformance.js';
+import { FEEDBACK_LISTING_CASE_NAME, feedbackListingCase } from './feedback-listing-case.js';
 import { assertCasePassed, runCases, type CaseOutcome } from './case-report.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -76,6 +77,8 @@ for (const [name, connect] of Object.entries(clients)) {
         await check.run(store, (key) => `test:${run}:${key}`);
       });
     }
+
+    it(FEEDBACK_LISTING_CASE_NAME, async () => feedbackListingCase(createRedisStore(await connectTo(redis.url))));
 
     it('two stores on two clients of one Redis share counters and records', async () => {
       const first = createRedisStore(await connectTo(redis.url));

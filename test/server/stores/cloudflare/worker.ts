@@ -5,6 +5,7 @@
 //   POST /spread             keys spread over the shards, each in one object
 //   POST /sweep              the alarm deletes expired rows
 //   POST /not-sqlite         a class bound as key-value storage rejects with how to fix it
+//   POST /feedback-listing   the handler's ratings listed and counted on createDurableObjectStore(env.CHATBOT_STORE)
 import assert from 'node:assert/strict';
 import {
   ChatbotStore,
@@ -14,6 +15,7 @@ import {
   type ChatbotStoreStub,
 } from '../../../../src/server/stores/cloudflare.js';
 import { STORE_CASES } from '../store-conformance.js';
+import { feedbackListingCase } from '../feedback-listing-case.js';
 
 export { ChatbotStore };
 /** The same class, bound under `new_classes` in wrangler.toml: the misconfiguration to report. */
@@ -54,6 +56,9 @@ const checks: Record<string, (env: Env, url: URL) => Promise<void>> = {
     while ((await object.keyCount()) > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(await object.keyCount(), 1, 'the alarm deleted the expired row and kept the live one');
     assert.equal(await store.get('long'), '1');
+  },
+  async '/feedback-listing'(env) {
+    await feedbackListingCase(createDurableObjectStore(env.CHATBOT_STORE, { name: `feedback-${crypto.randomUUID()}`, shards: 4 }));
   },
   async '/not-sqlite'(env) {
     const store = createDurableObjectStore(env.OLD_KV_STORE, { name: 'misconfigured' });

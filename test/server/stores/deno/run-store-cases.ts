@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createDenoKvStore, type DenoKvKey, type DenoKvLike } from '../../../../src/server/stores/deno-kv.js';
 import { STORE_CASES } from '../store-conformance.js';
 import { reportCase, reportDone } from '../case-report.js';
+import { FEEDBACK_LISTING_CASE_NAME, feedbackListingCase } from '../feedback-listing-case.js';
 
 // What this file uses of Deno's global, for the project's type check (Deno does not check types on run).
 interface Kv extends DenoKvLike {
@@ -60,6 +61,8 @@ await reportCase("keys live under the prefix, so the app's own keys stay apart",
   assert.equal(raw.value?.value, 'v');
   assert.equal((await memory.get(['chatbot', 'k'])).versionstamp, null);
 });
+
+await reportCase(FEEDBACK_LISTING_CASE_NAME, () => feedbackListingCase(createDenoKvStore(memory, { prefix: ['feedback-case'] })));
 
 memory.close();
 reportDone();
