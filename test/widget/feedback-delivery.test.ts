@@ -35,6 +35,13 @@ async function answered(namespace = freshNamespace('rated')) {
   return { el, namespace, messageId: part(el, 'message-bot')!.dataset.key! };
 }
 
+/**
+ * The widget's conversation is connected: on a namespace already used, the first bubbles are the
+ * snapshot of the last visit, a picture whose buttons do nothing.
+ */
+const connected = (el: HTMLElement) =>
+  waitFor(() => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'connected');
+
 const listing = async (namespace: string) =>
   JSON.stringify((await listedRatings(namespace)).map(({ messageId, value, comment }) => ({ messageId, value, comment })));
 
@@ -84,6 +91,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
     await network(namespace, 'up');
     const reloaded = await mount({ open: '', mode: 'inline' }, namespace);
     await waitForReplies(reloaded.el, 1);
+    await connected(reloaded.el);
     await waitFor(
       async () => (await listing(namespace)) === JSON.stringify([{ messageId, value: 'up', comment: null }]),
       'sent by the reload',
@@ -91,6 +99,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
 
     const other = await mount({ open: '', mode: 'inline' }, namespace);
     await waitForReplies(other.el, 1);
+    await connected(other.el);
     await waitFor(() => part(other.el, 'feedback-up')!.getAttribute('aria-pressed') === 'true', 'the other tab shows it');
     part(other.el, 'feedback-down')!.click();
     await waitFor(
@@ -115,6 +124,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
     window.dispatchEvent(new Event('online'));
     const again = await mount({ open: '', mode: 'inline' }, namespace);
     await waitForReplies(again.el, 1);
+    await connected(again.el);
     part(again.el, 'feedback-up')!.click();
     const own = part(again.el, 'message-bot')!.dataset.key!;
     await waitFor(async () => (await keptRatings(namespace)).find((r) => r.messageId === own)?.delivered, 'the own rating delivered');
