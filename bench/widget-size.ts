@@ -6,8 +6,9 @@
 //   (the first load, the panel's chunk and the chunks it imports, the language table, English);
 // - each optional part a visitor may never use, on its own: the history search, each language
 //   (the largest is held to the budget), the transcript download (inside the panel's chunk, so it
-//   works offline: measured as its modules minified on their own) and `<chatbot-usage>`'s view
-//   (the site owner's page).
+//   works offline: measured as its modules minified on their own), a rating (the sender of ratings
+//   and the comment box of a thumbs down, two chunks loaded on the first rating) and
+//   `<chatbot-usage>`'s view (the site owner's page).
 // Budgets are ceilings with headroom, not targets: when one is tight, code moves to a lazier
 // chunk or the design gets smaller (docs/architecture.md). The baseline, Deep Chat, is measured
 // in the same run: its browser bundle from node_modules, compressed the same way.
@@ -28,6 +29,7 @@ const BUDGETS = {
   search: 3 * KiB,
   language: 2 * KiB,
   transcript: 2 * KiB,
+  rating: 3 * KiB,
   usageView: 12 * KiB,
 };
 
@@ -119,6 +121,16 @@ const journeys: Journey[] = [
   },
   { label: `optional: a language, the largest (${largestLanguage.tag})`, size: largestLanguage.size, budget: BUDGETS.language },
   { label: 'optional: transcript (in the panel chunk)', size: sizeOfCode(transcriptCode), budget: BUDGETS.transcript },
+  {
+    label: 'optional: a rating (sender, comment box)',
+    size: sizeOf(
+      new Set([
+        ...added(chunkOf('chatbot-widget/controllers/outbox-ratings.ts'), firstOpen),
+        ...added(chunkOf('chatbot-widget/panel/feedback-comment.ts'), firstOpen),
+      ]),
+    ),
+    budget: BUDGETS.rating,
+  },
   {
     label: "optional: <chatbot-usage>'s view (owner's page)",
     size: sizeOf(added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad)),

@@ -9,6 +9,10 @@ import type {
   ChatUser,
   CountByMonthResponse,
   CountResponse,
+  FeedbackCountByMonthResponse,
+  FeedbackItem,
+  FeedbackListResponse,
+  FeedbackMonth,
   Message,
   MessageResponse,
   MonthlyUsage,
@@ -133,6 +137,17 @@ export class AdminApi {
   async message(id: string): Promise<Message | undefined> {
     const body = await this.get<MessageResponse>(`messages/${encodeURIComponent(id)}`);
     return body.data ?? undefined;
+  }
+
+  /** The visitors' ratings per UTC month of the range. */
+  async feedbackByMonth(range: UsageRange): Promise<FeedbackMonth[]> {
+    const body = await this.get<FeedbackCountByMonthResponse>('feedback/count-by-month', { from: range.from, to: range.to });
+    return Array.isArray(body.data) ? body.data : [];
+  }
+
+  /** Ratings given in the range, newest first; `value`: only thumbs up or only thumbs down. */
+  async feedback(range: UsageRange, value: 'up' | 'down', page: number, pageSize: number): Promise<Page<FeedbackItem>> {
+    return paged(await this.get<FeedbackListResponse>('feedback', { from: range.from, to: range.to, value, page, pageSize }));
   }
 }
 

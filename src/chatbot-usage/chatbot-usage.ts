@@ -7,7 +7,10 @@ import { hostStyles } from './chatbot-usage.styles.js';
  * Usage figures of the chatbot for its site owner, from the signing handler's admin routes:
  * messages per UTC month as a bar chart (with distinct users and sessions per month, and the
  * same figures as a table), totals for the range, the busiest users, and from each user their
- * sessions and a session's messages (read-only, as plain text). The figures export as CSV.
+ * sessions and a session's messages (read-only, as plain text); and the visitors' feedback: thumbs
+ * up and down per month, and the rated answers, not helpful first, each with the question before
+ * it and the visitor's comment, opening its conversation. The figures export as CSV (with `up`
+ * and `down` columns).
  *
  * The element itself is small: its view (chart, lists, styles) loads on first connection, so a
  * page that registers it but never shows it pays nearly nothing.
@@ -33,6 +36,8 @@ import { hostStyles } from './chatbot-usage.styles.js';
  * @csspart messages - the list of a session's messages
  * @csspart message - one message (a button showing its details)
  * @csspart message-detail - the details of the chosen message
+ * @csspart feedback - the table of the visitors' thumbs up and down per month
+ * @csspart feedback-item - one rated answer (a button opening its conversation): its rating, question, answer and comment
  * @csspart pager - Previous / Next of a list
  * @csspart error - the line saying what failed and what to do
  *

@@ -1,8 +1,9 @@
 /**
  * The figures `<chatbot-usage>` shows, as CSV for a spreadsheet: one row a UTC month, then the
  * total row (distinct users and sessions left blank there: they cannot be added up across months).
+ * The last two columns, `up` and `down`, are the visitors' thumbs up and down of that month.
  */
-import type { MonthlyUsage } from '../shared/types.js';
+import type { FeedbackMonth, MonthlyUsage } from '../shared/types.js';
 import { sumOf } from './usage-chart.js';
 
 /**
@@ -15,9 +16,15 @@ export function csvCell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function usageCsv(months: MonthlyUsage[]): string {
-  const rows: (string | number)[][] = [['month (UTC)', 'messages', 'user messages', 'distinct users', 'distinct sessions', 'tokens']];
-  for (const m of months) rows.push([m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal]);
+export function usageCsv(months: MonthlyUsage[], feedback: FeedbackMonth[] = []): string {
+  const rated = new Map(feedback.map((f) => [f.month, f]));
+  const up = (month: string) => Number(rated.get(month)?.up) || 0;
+  const down = (month: string) => Number(rated.get(month)?.down) || 0;
+  const rows: (string | number)[][] = [
+    ['month (UTC)', 'messages', 'user messages', 'distinct users', 'distinct sessions', 'tokens', 'up', 'down'],
+  ];
+  for (const m of months)
+    rows.push([m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal, up(m.month), down(m.month)]);
   rows.push([
     'total',
     sumOf(months, (m) => m.messageCount),
@@ -25,6 +32,8 @@ export function usageCsv(months: MonthlyUsage[]): string {
     '',
     '',
     sumOf(months, (m) => m.tokenTotal),
+    months.reduce((sum, m) => sum + up(m.month), 0),
+    months.reduce((sum, m) => sum + down(m.month), 0),
   ]);
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }

@@ -272,7 +272,8 @@ const view = css`
   }
   ol.users,
   ol.sessions,
-  ol.messages {
+  ol.messages,
+  ol.rated {
     display: grid;
     gap: 0.35rem;
     margin: 0;
@@ -281,7 +282,8 @@ const view = css`
   }
   [part='user'],
   [part='session'],
-  [part='message'] {
+  [part='message'],
+  [part='feedback-item'] {
     display: grid;
     grid-template-columns: minmax(0, 1fr) auto;
     gap: 0 0.5rem;
@@ -302,7 +304,8 @@ const view = css`
     font-size: 0.85em;
     overflow-wrap: anywhere;
   }
-  [part='message'] .text {
+  [part='message'] .text,
+  [part='feedback-item'] .said {
     grid-column: 1 / -1;
     overflow-wrap: anywhere;
     white-space: pre-wrap;

@@ -5,14 +5,26 @@
  * once: one visible line in the `error` part and one `chatbot-error` event.
  */
 import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
-import type { ChatSession, ChatUser, Message, MonthlyUsage } from '../shared/types.js';
+import type { ChatSession, ChatUser, FeedbackMonth, Message, MonthlyUsage } from '../shared/types.js';
 import { AdminApi, AdminFailure, type Page } from './admin-api.js';
 import { busiestUsers, type BusiestUsers } from './busiest-users.js';
 import type { ChatbotUsage } from './chatbot-usage.js';
 import { HOW_TO_ENABLE_ADMIN } from './failure-text.js';
 import { checkRange, isoDay, lastTwelveMonths, type UsageRange } from './month-range.js';
-import { chartTemplate, sumOf, tableTemplate } from './usage-chart.js';
+import { RangeForm } from './range-form.js';
+import { chartTemplate, tableTemplate } from './usage-chart.js';
+import { totalsTemplate } from './usage-totals.js';
 import { downloadText, usageCsv } from './usage-csv.js';
+import { feedbackStyles } from './feedback.styles.js';
+import {
+  conversationOf,
+  feedbackMonthsTemplate,
+  loadRated,
+  ratedAnswersTemplate,
+  type FeedbackActions,
+  type RatedPage,
+} from './feedback-view.js';
+import type { RatedAnswer } from './rated-answers.js';
 import type { ChatbotUsageErrorDetail } from './usage-events.js';
 import { UsageFormat } from './usage-format.js';
 import { messageDetailTemplate, messagesTemplate, sessionsTemplate, usersTemplate, type ListActions } from './usage-lists.js';
@@ -34,6 +46,8 @@ interface Figures {
   /** Messages users sent in the range, from the count route with `sent=true`. */
   fromUsers: number;
   busiest: BusiestUsers;
+  /** Thumbs up and down per month, from the handler's feedback route. */
+  feedback: FeedbackMonth[];
 }
 
 interface Drill {
@@ -44,26 +58,35 @@ interface Drill {
   message?: Message;
 }
 
-export class UsageView implements ListActions {
+export class UsageView implements ListActions, FeedbackActions {
   settled: Promise<void> = Promise.resolve();
   #figures: Figures | undefined;
   #drill: Drill | undefined;
+  /** The rated answers shown, "not helpful" first, and the one opened. */
+  #rated: { down?: RatedPage; up?: RatedPage } = {};
+  #ratedOpen: string | undefined;
   #error = '';
-  #formError: { field: 'from' | 'to'; message: string } | undefined;
   #loading = false;
   #mode: 'chart' | 'table' = 'chart';
   #loadAbort: AbortController | undefined;
   #drillAbort: AbortController | undefined;
   #queued = false;
   #format: UsageFormat;
+  readonly #form: RangeForm;
 
   readonly #host: ChatbotUsage;
   constructor(host: ChatbotUsage) {
     this.#host = host;
 
     const root = host.renderRoot;
-    if (root instanceof ShadowRoot) adoptStyles(root, [...(host.constructor as typeof LitElement).elementStyles, ...viewStyles]);
+    if (root instanceof ShadowRoot)
+      adoptStyles(root, [...(host.constructor as typeof LitElement).elementStyles, ...viewStyles, feedbackStyles]);
     this.#format = new UsageFormat(host.closest('[lang]')?.getAttribute('lang') ?? undefined);
+    this.#form = new RangeForm(
+      host,
+      () => this.#range(),
+      () => void this.reload(),
+    );
     this.attributesChanged();
   }
 
@@ -131,17 +154,19 @@ export class UsageView implements ListActions {
       return this.#rendered();
     }
     const range = check.range;
+    this.#rated = {};
     this.#loading = true;
     this.#host.requestUpdate();
     try {
-      const [months, total, fromUsers, busiest] = await Promise.all([
+      const [months, total, fromUsers, busiest, feedback] = await Promise.all([
         api.countByMonth(range),
         api.count(range),
         api.count(range, true),
         busiestUsers(api, range),
+        api.feedbackByMonth(range),
       ]);
       performance.mark(MARK_ANSWERED);
-      this.#figures = { range, months, total, fromUsers, busiest };
+      this.#figures = { range, months, total, fromUsers, busiest, feedback };
       this.#error = '';
     } catch (error) {
       if (abort.signal.aborted) return;
@@ -156,6 +181,15 @@ export class UsageView implements ListActions {
     // A chart wider than its box opens on the latest months, which an owner looks at first.
     const chart = this.#host.renderRoot.querySelector<HTMLElement>('.chart-scroll');
     if (chart) chart.scrollLeft = chart.scrollWidth;
+    // Then the rated answers, which need a read of each rated session: a load of their own.
+    try {
+      const [down, up] = await Promise.all([loadRated(api, range, 'down', 1), loadRated(api, range, 'up', 1)]);
+      this.#rated = { down, up };
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      this.#fail(error);
+    }
+    await this.#rendered();
   }
 
   async #rendered(): Promise<void> {
@@ -181,6 +215,7 @@ export class UsageView implements ListActions {
   }
 
   openUser(user: ChatUser): void {
+    this.#ratedOpen = undefined;
     this.settled = this.#step(async (api) => {
       this.#drill = { user, sessions: await api.sessions(user.id, 1, SESSIONS_PAGE_SIZE) };
     }, '#sessions-heading');
@@ -224,66 +259,38 @@ export class UsageView implements ListActions {
     }, '[part="message-detail"]');
   }
 
-  #submit(event: SubmitEvent): void {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const from = (form.elements.namedItem('from') as HTMLInputElement).value;
-    const to = (form.elements.namedItem('to') as HTMLInputElement).value;
-    const check = checkRange(from, to);
-    if (!check.ok) {
-      // Refused here, never sent: the owner fixes the field the message names.
-      this.#formError = { field: check.field, message: check.message };
-      this.#host.requestUpdate();
-      void this.#host.updateComplete.then(() => (form.elements.namedItem(check.field) as HTMLInputElement).focus());
-      return;
-    }
-    this.#formError = undefined;
-    if (from === this.#range().from && to === this.#range().to) void this.reload();
-    this.#host.from = from;
-    this.#host.to = to;
-  }
+  ratedPage = (value: 'up' | 'down', page: number): void => {
+    const range = this.#figures?.range;
+    if (!range) return;
+    this.settled = this.#step(async (api) => {
+      this.#rated = { ...this.#rated, [value]: await loadRated(api, range, value, page) };
+    }, `#rated-${value}-heading`);
+  };
+
+  /** A rated answer opens its conversation as the drill-down does: the user's sessions, the session's messages at the answer. */
+  openRated = (rated: RatedAnswer): void => {
+    this.settled = this.#step(
+      async (api) => {
+        const sizes = { sessions: SESSIONS_PAGE_SIZE, messages: MESSAGES_PAGE_SIZE };
+        this.#drill = { ...(await conversationOf(api, rated, this.#figures?.busiest.users ?? [], sizes)), message: rated.answer };
+        this.#ratedOpen = rated.rating.messageId;
+      },
+      rated.answer ? '[part="message-detail"]' : '#messages-heading',
+    );
+  };
 
   #exportCsv(): void {
     const figures = this.#figures;
     if (!figures) return;
-    downloadText(`chatbot-usage-${isoDay(figures.range.fromMs)}-to-${isoDay(figures.range.toMs)}.csv`, usageCsv(figures.months));
+    downloadText(
+      `chatbot-usage-${isoDay(figures.range.fromMs)}-to-${isoDay(figures.range.toMs)}.csv`,
+      usageCsv(figures.months, figures.feedback),
+    );
   }
 
   #setMode(mode: 'chart' | 'table'): void {
     this.#mode = mode;
     this.#host.requestUpdate();
-  }
-
-  #formTemplate(): TemplateResult {
-    const { from, to } = this.#range();
-    const invalid = (field: 'from' | 'to') => (this.#formError?.field === field ? 'true' : 'false');
-    return html`<form part="range" class="range" novalidate @submit=${(e: SubmitEvent) => this.#submit(e)}>
-      <label>From <input type="date" name="from" .value=${from} required aria-invalid=${invalid('from')} aria-describedby="range-help range-error" /></label>
-      <label>To <input type="date" name="to" .value=${to} required aria-invalid=${invalid('to')} aria-describedby="range-help range-error" /></label>
-      <button type="submit" class="primary">Show</button>
-      <p id="range-help" class="note">From the start of “From” to just before “To”, in UTC.</p>
-      <p id="range-error" class="form-error" role="alert">${this.#formError?.message ?? nothing}</p>
-    </form>`;
-  }
-
-  #totalsTemplate(f: Figures): TemplateResult {
-    const busiest = f.months.reduce<MonthlyUsage | undefined>(
-      (best, m) => (!best || m.messageCount > best.messageCount ? m : best),
-      undefined,
-    );
-    const item = (name: string, label: string, value: string) =>
-      html`<div part="total" data-total=${name}><dt>${label}</dt><dd>${value}</dd></div>`;
-    const monthsSum = sumOf(f.months, (m) => m.messageCount);
-    return html`<dl class="totals">
-        ${item('messages', 'Messages', this.#format.number(f.total))} ${item('from-users', 'From users', this.#format.number(f.fromUsers))}
-        ${item('tokens', 'Tokens', this.#format.number(sumOf(f.months, (m) => m.tokenTotal)))}
-        ${item('busiest-month', 'Busiest month', busiest && busiest.messageCount > 0 ? `${this.#format.monthLong(busiest.month)} (${this.#format.number(busiest.messageCount)})` : '—')}
-      </dl>
-      ${
-        monthsSum !== f.total
-          ? html`<p class="note warning">The months add up to ${this.#format.number(monthsSum)} messages, the count for the range is ${this.#format.number(f.total)}: upstream changed while loading; choose Show again.</p>`
-          : nothing
-      }`;
   }
 
   #drillTemplate(): TemplateResult | typeof nothing {
@@ -303,7 +310,7 @@ export class UsageView implements ListActions {
     const f = this.#figures;
     return html`<div class="usage" aria-busy=${this.#loading ? 'true' : 'false'}>
       <header class="top">
-        ${this.#formTemplate()}
+        ${this.#form.render(this.#range())}
         <p class="note utc">Months are UTC calendar months, as the chatbot API counts them.</p>
       </header>
       <p part="error" class="error" role="alert" ?hidden=${!this.#error}>${this.#error}</p>
@@ -321,7 +328,7 @@ export class UsageView implements ListActions {
                   <button type="button" part="export-button" @click=${() => this.#exportCsv()}>Export CSV</button>
                 </div>
               </div>
-              ${this.#totalsTemplate(f)}
+              ${totalsTemplate(f, this.#format)}
               ${
                 f.months.length === 0
                   ? html`<p class="empty">No months in this range.</p>`
@@ -329,6 +336,10 @@ export class UsageView implements ListActions {
                     ? chartTemplate(f.months, this.#format)
                     : tableTemplate(f.months, this.#format)
               }
+            </section>
+            <section class="feedback" aria-labelledby="feedback-heading">
+              ${feedbackMonthsTemplate(f.feedback, this.#format)}
+              ${ratedAnswersTemplate(this.#rated, this.#ratedOpen, this.#format, this)}
             </section>
             <section class="people" aria-labelledby="users-heading">
               <h2 id="users-heading">Busiest users</h2>

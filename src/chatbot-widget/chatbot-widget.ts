@@ -24,7 +24,7 @@ import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
  * @fires {CustomEvent<ChatbotSendDetail>} chatbot-send - A visitor's message is about to be queued; cancelable (`preventDefault()` drops it).
  * @fires {CustomEvent<ChatbotReplyDetail>} chatbot-reply - The assistant answered a message.
  * @fires {CustomEvent<ChatbotErrorDetail>} chatbot-error - A request failed; `detail.message` is the text shown in the `error` part.
- * @fires {CustomEvent<ChatbotFeedbackDetail>} chatbot-feedback - The visitor rated a bot message: `{ messageId, value: 'up' | 'down' }`.
+ * @fires {CustomEvent<ChatbotFeedbackDetail>} chatbot-feedback - The visitor rated a bot message: `{ messageId, value: 'up' | 'down' }`; the rating also goes to the handler (`POST {endpoint}/feedback`).
  * @fires {CustomEvent<ChatbotCopyDetail>} chatbot-copy - The visitor copied a bot message: `{ messageId }`.
  *
  * @csspart launcher - The floating button that opens the panel.

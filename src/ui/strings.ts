@@ -94,6 +94,14 @@ export interface WidgetStrings extends PluralVariants {
   feedbackDown: string;
   /** Announced after a thumbs up or down. */
   feedbackThanks: string;
+  /** Label of the comment box a thumbs down opens (the comment is optional). */
+  feedbackCommentLabel: string;
+  /** Under the comment box: `{count}` characters written of at most `{max}`. */
+  feedbackCommentCount: string;
+  /** The comment is longer than `{max}` characters: said, and Send waits. */
+  feedbackCommentTooLong: string;
+  /** Closes the comment box without a comment (the thumbs down stays). */
+  feedbackCommentSkip: string;
   /** Accessible label of the launcher's badge: `{count}` bot replies arrived while the panel was closed. */
   unreadBadge: string;
   /** The history pane's search field: its label and placeholder. */

@@ -18,9 +18,12 @@ function feedbackEvents(el: HTMLElement) {
   return details;
 }
 
+/** The ratings kept for a namespace, as `{ messageId, value }` (`value` null: taken back, kept until the handler has it). */
 async function storedRatings(namespace: string) {
   const prefix = `feedback|${absoluteEndpoint(namespace)}|`;
-  return (await entries<string, unknown>(idbStore)).filter(([key]) => String(key).startsWith(prefix)).map(([, value]) => value);
+  return (await entries<string, { messageId: string; value: string | null }>(idbStore))
+    .filter(([key]) => String(key).startsWith(prefix))
+    .map(([, { messageId, value }]) => ({ messageId, value }));
 }
 
 describe('<chatbot-widget> feedback', () => {
@@ -50,7 +53,10 @@ describe('<chatbot-widget> feedback', () => {
     await el.updateComplete;
     equal(`${pressed(el, 'up')} ${pressed(el, 'down')}`, 'false false', 'taken back');
     equal(events.length, 2, 'taking a rating back fires no event');
-    await waitFor(async () => (await storedRatings(namespace)).length === 0, 'nothing stored');
+    await waitFor(
+      async () => JSON.stringify(await storedRatings(namespace)) === JSON.stringify([{ messageId, value: null }]),
+      'stored as taken back',
+    );
   });
 
   it('keeps the rating over a reload, shows it in another tab, and reset() forgets it', async () => {

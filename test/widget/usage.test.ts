@@ -153,14 +153,17 @@ describe('<chatbot-usage> figures', () => {
     assert(saved, 'a download started');
     equal(saved.download, 'chatbot-usage-2023-01-01-to-2024-01-01.csv');
     const lines = (await (await fetch(saved.href)).text()).trim().split('\r\n');
-    equal(lines[0], 'month (UTC),messages,user messages,distinct users,distinct sessions,tokens');
+    equal(lines[0], 'month (UTC),messages,user messages,distinct users,distinct sessions,tokens,up,down');
+    // No visitor rated anything in 2023: up and down are 0 (usage-feedback.test.ts has ratings).
     equal(
       JSON.stringify(lines.slice(1, -1)),
       JSON.stringify(
-        expected.map((m) => [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal].join(',')),
+        expected.map((m) =>
+          [m.month, m.messageCount, m.userMessageCount, m.distinctUsers, m.distinctSessions, m.tokenTotal, 0, 0].join(','),
+        ),
       ),
     );
-    equal(lines.at(-1), ['total', total(el, 'messages'), total(el, 'from-users'), '', '', total(el, 'tokens')].join(','));
+    equal(lines.at(-1), ['total', total(el, 'messages'), total(el, 'from-users'), '', '', total(el, 'tokens'), 0, 0].join(','));
   });
 });
 

@@ -26,6 +26,7 @@ import { readFirstPaint } from './first-paint-record.js';
 import type { CachedConversation } from './cached-conversation.js';
 import type { HistoryCache } from './history-cache.js';
 import { OutboxSender, type OutboxRead } from './outbox-sender.js';
+import type { RatingsOutbox } from './outbox-ratings.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
@@ -60,8 +61,11 @@ export class ChatController implements ReactiveController {
   #abort: AbortController | undefined;
   /** The identity whose records this connection reads and writes; none until it is known (or confirmed, for the site's login). */
   #shown: VisitorIdentity | undefined;
-  /** Back online: failures the network caused are sent again, with their keys. */
-  readonly #onOnline = () => void this.sender.retryNetworkFailures();
+  /** Back online: failures the network caused are sent again, with their keys, and waiting ratings. */
+  readonly #onOnline = () => {
+    void this.sender.retryNetworkFailures();
+    this.#deliverRatings();
+  };
   /**
    * This tab stops sending for good (its page is closed, not kept for the back button; or the
    * element was removed, see {@link hostDisconnected}): whatever it had pending is left to the
@@ -179,6 +183,7 @@ export class ChatController implements ReactiveController {
     void visitor.revokeWaiting();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
+    if (this.feedback.waiting) this.#deliverRatings();
   }
 
   async #load(connection: Connection) {
@@ -355,12 +360,34 @@ export class ChatController implements ReactiveController {
     return this.sender.retry(localId);
   }
 
-  /** Rates a bot message (or takes the rating back: `undefined`), remembered here and in the other tabs. */
-  async rate(messageId: string, value: FeedbackValue | undefined) {
-    const rating = this.feedback.set(messageId, value);
+  /**
+   * Rates a bot message (or takes the rating back: `undefined`; `comment`: the visitor's words
+   * with a thumbs down), remembered here and in the other tabs, and sent to the handler.
+   */
+  async rate(messageId: string, value: FeedbackValue | undefined, comment?: string) {
+    const rating = this.feedback.set(messageId, value, comment);
     this.#host.requestUpdate();
     await rating;
     this.#sync.post({ type: 'changed' });
+    this.#deliverRatings();
+  }
+
+  /** Sends the ratings to the handler; the code that does it loads with the first one to send. */
+  #ratings: Promise<RatingsOutbox> | undefined;
+  #deliverRatings() {
+    const connection = this.#connection;
+    if (!connection) return;
+    this.#ratings ??= import('./outbox-ratings.js').then(
+      ({ RatingsOutbox }) => new RatingsOutbox(this.feedback, this.#storage),
+      (error: unknown) => {
+        this.#ratings = undefined; // tried again on the next occasion (back online, the next rating)
+        throw error;
+      },
+    );
+    this.#ratings.then(
+      (outbox) => outbox.deliver(connection),
+      () => undefined,
+    );
   }
 
   dismissError() {

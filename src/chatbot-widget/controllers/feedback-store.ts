@@ -3,6 +3,11 @@
  * reload (and every other tab, on the `changed` note) shows the choice. Namespaced like the
  * cache, by endpoint and visitor; one record per rated message, so two tabs rating different
  * messages at once never overwrite each other. `reset()` forgets them with the rest.
+ *
+ * Each record is also the message's place in the outbox of ratings (outbox-ratings.ts): it holds
+ * the visitor's latest choice (a rating, with a comment after a thumbs down, or `null` once taken
+ * back) until the handler has it. A new choice replaces the record, so only the latest is ever
+ * waiting, whichever tab made it and across reloads.
  */
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
 import type { KeyValueStorage } from './storage.js';
@@ -10,21 +15,43 @@ import type { KeyValueStorage } from './storage.js';
 /** A rating, as `chatbot-feedback` reports it. */
 export type FeedbackValue = ChatbotFeedbackDetail['value'];
 
-interface FeedbackRecord {
+export interface RatingRecord {
   messageId: string;
-  value: FeedbackValue;
+  /** The latest choice; `null`: the rating was taken back. */
+  value: FeedbackValue | null;
+  /** What the visitor wrote after a thumbs down. */
+  comment?: string;
+  /**
+   * Names this choice (random): the outbox marks a record delivered only while it still holds the
+   * choice it sent, so a newer one made meanwhile, in any tab, is sent after it.
+   */
+  choice?: string;
+  /** The handler has this choice, or refused it for good: nothing left to send. */
+  delivered?: boolean;
 }
 
 const prefixOf = (base: string) => `feedback|${base}|`;
 const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
+/** Records of another shape (IndexedDB returns whatever was put there) are left out. */
+export const isRecord = (r: unknown): r is RatingRecord => {
+  const record = r as Partial<RatingRecord> | undefined;
+  return !!record && typeof record.messageId === 'string' && (record.value === null || isValue(record.value));
+};
 
 export class FeedbackStore {
   #values = new Map<string, FeedbackValue>();
   #namespace = '';
+  /** The last read found choices the handler does not have yet. */
+  waiting = false;
 
   readonly #storage: KeyValueStorage;
   constructor(storage: KeyValueStorage) {
     this.#storage = storage;
+  }
+
+  /** The storage keys of the visitor's ratings start with this (one key per message after it). */
+  get namespace() {
+    return this.#namespace;
   }
 
   /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
@@ -39,32 +66,33 @@ export class FeedbackStore {
     return this.#values.get(messageId);
   }
 
-  /** Reads the stored ratings (another tab may have changed them). Records of another shape are left out. */
+  /** Reads the stored ratings (another tab may have changed them). */
   async load() {
     const namespace = this.#namespace;
     if (!namespace) return;
-    const records = await this.#storage.list<FeedbackRecord>(namespace);
+    const records = (await this.#storage.list<RatingRecord>(namespace)).filter(isRecord);
     if (namespace !== this.#namespace) return;
-    this.#values = new Map(
-      records.filter((r) => r && typeof r.messageId === 'string' && isValue(r.value)).map((r) => [r.messageId, r.value]),
-    );
+    this.#values = new Map(records.flatMap((r) => (r.value ? [[r.messageId, r.value] as const] : [])));
+    this.waiting = records.some((r) => !r.delivered);
   }
 
-  /** Rates a message, or clears its rating (`undefined`), here and in storage. */
-  async set(messageId: string, value: FeedbackValue | undefined) {
-    const key = `${this.#namespace}${messageId}`;
-    if (value) {
-      this.#values.set(messageId, value);
-      await this.#storage.set(key, { messageId, value } satisfies FeedbackRecord);
-    } else {
-      this.#values.delete(messageId);
-      await this.#storage.delete(key);
-    }
+  /**
+   * Rates a message, or takes its rating back (`undefined`), here and in storage, as the choice
+   * the outbox sends next. `comment`: the visitor's words with a thumbs down.
+   */
+  async set(messageId: string, value: FeedbackValue | undefined, comment?: string) {
+    if (value) this.#values.set(messageId, value);
+    else this.#values.delete(messageId);
+    const choice = Math.random().toString(36).slice(2);
+    const record: RatingRecord = { messageId, value: value ?? null, ...(comment ? { comment } : {}), choice, delivered: false };
+    this.waiting = true;
+    await this.#storage.set(`${this.#namespace}${messageId}`, record);
   }
 
   /** Forgets every rating of an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     this.#values = new Map();
+    this.waiting = false;
     await this.#storage.deletePrefix(prefixOf(base));
   }
 }

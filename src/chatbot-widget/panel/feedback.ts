@@ -1,15 +1,19 @@
 /**
  * Thumbs up and down on a bot message: two toggle buttons (`aria-pressed`), at most one pressed.
  * Pressing the other one switches the rating; pressing the pressed one again takes the rating
- * back. `chatbot-feedback` reports ratings only (`up` or `down`): taking one back fires nothing,
- * and the stored rating is removed.
+ * back. `chatbot-feedback` reports ratings only (`up` or `down`): taking one back fires nothing.
+ * Every choice is kept and sent to the handler (outbox-ratings.ts). A thumbs down opens a comment
+ * box under the message (feedback-comment.ts, loaded then); what the visitor writes there is sent
+ * with the rating.
  */
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
 import type { FeedbackValue } from '../controllers/feedback-store.js';
 import { emit } from '../../ui/emit.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 import type { Announcer } from './announcer.js';
+import type { FeedbackComment } from './feedback-comment.js';
+import type { PanelHost } from './panel-host.js';
 
 const thumbUp = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 11v9H4v-9zM7 11l4-8a2 2 0 0 1 3 2l-1 4h6a2 2 0 0 1 2 2l-2 7a2 2 0 0 1-2 2H7" /></svg>`;
 const thumbDown = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M7 13V4H4v9zM7 13l4 8a2 2 0 0 0 3-2l-1-4h6a2 2 0 0 0 2-2l-2-7a2 2 0 0 0-2-2H7" /></svg>`;
@@ -31,27 +35,45 @@ export function feedbackButtons(
   return html`${button('up', t.feedbackUp, thumbUp)}${button('down', t.feedbackDown, thumbDown)}`;
 }
 
-/** The thumbs of every bot message, and what a press does: the rating, the event, the thanks. */
+/** The thumbs of every bot message, and what a press does: the rating, the event, the thanks, the comment box. */
 export class FeedbackButtons {
-  readonly #host: HTMLElement & { readonly text: WidgetStrings };
+  /** The comment box open under a message, if any (one at a time). */
+  #comment: FeedbackComment | undefined;
+
+  readonly #host: PanelHost;
   readonly #chat: Pick<ChatController, 'feedback' | 'rate'>;
   readonly #announcer: Announcer;
-  constructor(host: HTMLElement & { readonly text: WidgetStrings }, chat: Pick<ChatController, 'feedback' | 'rate'>, announcer: Announcer) {
+  constructor(host: PanelHost, chat: Pick<ChatController, 'feedback' | 'rate'>, announcer: Announcer) {
     this.#host = host;
     this.#chat = chat;
     this.#announcer = announcer;
   }
 
-  /** Rates, switches or takes back; only a rating fires `chatbot-feedback` and is thanked for. */
+  /** Rates, switches or takes back; only a rating fires `chatbot-feedback` and is thanked for. A thumbs down asks for a comment. */
   press(messageId: string, pressed: FeedbackValue) {
     const value = nextFeedback(this.#chat.feedback.get(messageId), pressed);
     void this.#chat.rate(messageId, value);
+    if (this.#comment?.messageId === messageId || value === 'down') this.#comment = undefined;
     if (!value) return;
-    this.#announcer.say(this.#host.text.feedbackThanks);
-    emit(this.#host, 'chatbot-feedback', { messageId, value });
+    const host = this.#host;
+    this.#announcer.say(host.text.feedbackThanks);
+    emit(host, 'chatbot-feedback', { messageId, value });
+    // The box's code loads on the first thumbs down; it opens unless the rating changed meanwhile.
+    // Offline before it ever loaded, there is no box: the thumbs down stands without a comment.
+    if (value === 'down')
+      import('./feedback-comment.js').then(
+        ({ FeedbackComment }) => {
+          if (this.#chat.feedback.get(messageId) !== 'down') return;
+          this.#comment = new FeedbackComment(host, messageId, this.#chat, this.#announcer, () => (this.#comment = undefined));
+        },
+        () => undefined,
+      );
   }
 
   render(messageId: string, t: WidgetStrings): TemplateResult {
-    return feedbackButtons(this.#chat.feedback.get(messageId), t, (pressed) => this.press(messageId, pressed));
+    const comment = this.#comment?.messageId === messageId ? this.#comment : undefined;
+    return html`${feedbackButtons(this.#chat.feedback.get(messageId), t, (pressed) => this.press(messageId, pressed))}${
+      comment ? comment.render(t) : nothing
+    }`;
   }
 }

@@ -24,6 +24,11 @@
  * own login, whose user is the `member` cookie's value ({@link SIGNED_IN_COOKIE}; a test sets it
  * with the namespace's path, so it reaches that namespace only), and no cookie is nobody.
  *
+ * Namespaces starting with `rated-` each get a handler of their own (its own store, in front of
+ * the same emulator), so the ratings a test gives are the only ones its admin feedback routes
+ * list, month counts included. `GET /__rated/<namespace>/<admin route>` reads that handler's admin
+ * routes with the admin token, whatever the namespace's network mode.
+ *
  * For the security tests (hostile.test.ts, markdown.test.ts) two more routes:
  * - `/__beacon/<name>` records that something requested it, from any origin, and `GET /__beacons`
  *   lists the names so far. Test payloads point their images, styles and frames at this route
@@ -198,6 +203,15 @@ export async function startBackend(): Promise<Backend> {
     apiBaseUrl: faulty.baseUrl,
     limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress },
   });
+  const ratedHandlers = new Map<string, typeof handler>();
+  const ratedHandler = (namespace: string) => {
+    let own = ratedHandlers.get(namespace);
+    if (!own) {
+      own = createSigningHandler({ ...common, limits: { sendsPerMinute: 10_000, sendsPerDay: 100_000, ...unlimitedAddress } });
+      ratedHandlers.set(namespace, own);
+    }
+    return own;
+  };
   const modes = new Map<string, Mode>();
   const seedDir = mkdtempSync(join(tmpdir(), 'widget-seed-'));
   let seeds = 0;
@@ -225,7 +239,9 @@ export async function startBackend(): Promise<Backend> {
             ? adminOff
             : namespace.startsWith('signedin-')
               ? signedIn
-              : handler;
+              : namespace.startsWith('rated-')
+                ? ratedHandler(namespace)
+                : handler;
     return target(request, { clientAddress: ctx.req.socket.remoteAddress ?? '127.0.0.1', rawPath: path });
   }
 
@@ -275,6 +291,12 @@ export async function startBackend(): Promise<Backend> {
     if (admin && ctx.method === 'GET') {
       const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
       await answer(ctx, await forward(ctx, `/chatbot/admin${admin[1]}${query}`, 'admin', { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN }));
+      return;
+    }
+    const rated = /^\/__rated\/(rated-[\w-]+)(\/.*)$/.exec(ctx.path);
+    if (rated && ctx.method === 'GET') {
+      const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
+      await answer(ctx, await forward(ctx, `/chatbot/admin${rated[2]}${query}`, rated[1]!, { [ADMIN_TOKEN_HEADER]: ADMIN_TOKEN }));
       return;
     }
     const match = /^\/t\/([\w-]+)(\/chatbot(?:\/.*)?)$/.exec(ctx.path);

@@ -1,0 +1,27 @@
+import { css } from 'lit';
+
+/**
+ * The visitors' feedback section of the usage view (feedback-view.ts): the table of thumbs per
+ * month, and what sets the rated answers apart from the drill-down's buttons, whose layout they
+ * share (usage-view.styles.ts): the labels of their question, answer and comment lines.
+ */
+export const feedbackStyles = css`
+  .feedback {
+    grid-column: 1 / -1;
+    min-inline-size: 0;
+  }
+  .feedback .table-scroll {
+    max-block-size: 20rem;
+  }
+  .feedback h4 {
+    margin: 0.75rem 0 0.35rem;
+    font-size: 0.95em;
+  }
+  [part='feedback-item'] .label {
+    color: var(--_muted);
+    font-weight: 600;
+  }
+  [part='feedback-item'][data-value='down'] .name {
+    color: var(--_error-text);
+  }
+`;
