@@ -26,7 +26,8 @@ export interface MessageViewContext {
  * One message of the list: the bubble (a bot's Markdown rendered to inert DOM, each code block
  * with its copy button; the visitor's and a person's text as plain text), its attachment link,
  * and a line with its time and state, and for a reply its copy button (and for the assistant's,
- * the feedback buttons: a rating is about the assistant's answers, not a person's). A person's
+ * the feedback buttons: a rating is about the assistant's answers, not a person's, and the handler
+ * keeps ratings only of messages stored as the bot's, so a sender it does not know gets none). A person's
  * reply is named above its bubble; a notice (system) is a quiet line in the flow, with nothing to
  * copy or rate. The bubble takes its direction from its own text (`dir="auto"`): an English answer
  * in an Arabic widget reads left to right, its full stop at its end, and the other way round.
@@ -54,7 +55,7 @@ export function renderMessage(message: ViewMessage, context: MessageViewContext)
       <time datetime=${message.createdAt}>${context.time.format(message.createdAt)}</time>
       ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
       ${reply ? context.copy.messageButton(message.key, inertText(message.text), t) : nothing}
-      ${sender === 'bot' ? context.feedback.render(message.key, t) : nothing}
+      ${sender === 'bot' && !message.unknownSender ? context.feedback.render(message.key, t) : nothing}
       ${
         message.state === 'failed'
           ? html`<span>${t.failed}</span>
