@@ -91,7 +91,10 @@ describe('<chatbot-widget> senders', () => {
     equal(label(reply!), `${el.text.bot}:`);
     equal(label(other!), 'Assistant (Moderator):', 'an unknown sender is the assistant’s, its type named');
     assert(has(other!, 'copy-button'), 'copied as the assistant’s');
-    assert(!has(other!, 'feedback-up') && !has(other!, 'feedback-down'), 'but not rated: the handler keeps ratings of the bot’s own answers only');
+    assert(
+      !has(other!, 'feedback-up') && !has(other!, 'feedback-down'),
+      'but not rated: the handler keeps ratings of the bot’s own answers only',
+    );
     assert(has(reply!, 'feedback-up') && has(reply!, 'feedback-down'), 'the assistant’s own answer is rated');
 
     equal((await axeViolations(el)).join('\n'), '', 'axe finds nothing');

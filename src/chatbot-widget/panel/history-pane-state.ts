@@ -62,10 +62,7 @@ export class HistoryPaneState implements ReactiveController {
       // The listed sessions' messages, fetched in the background so the search box finds them
       // (offline too); the conversation shown is current already.
       const chat = this.#chat;
-      chat.history.prefetch(
-        (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
-        this.search.refresh,
-      );
+      chat.history.prefetch((id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing, this.search.refresh);
     }
     this.#host.requestUpdate();
   };
