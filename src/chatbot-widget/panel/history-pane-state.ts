@@ -16,6 +16,9 @@ import { partOf, type PanelHost } from './panel-host.js';
 
 type HistoryPaneCode = typeof import('./history-pane.js');
 
+/** The pane's code once loaded on this page: each widget's pane draws with it at once from then on. */
+let loadedCode: HistoryPaneCode | undefined;
+
 /** What the panel lends the pane to draw itself (the rest is this controller's). */
 export type HistoryPaneView = Omit<HistoryPaneContext, 'open' | 'openSession' | 'search' | 'openHit'>;
 
@@ -40,16 +43,19 @@ export class HistoryPaneState implements ReactiveController {
     this.#chat = chat;
     this.#messages = messages;
     host.addController(this);
+    if (loadedCode) this.#use(loadedCode);
   }
 
   /** Loads the pane's code and its search box (once; again after a failure). */
   load(): Promise<void> {
+    if (loadedCode) {
+      this.#use(loadedCode);
+      return Promise.resolve();
+    }
     this.#loading ??= import('./history-pane.js').then(
       (code) => {
-        this.#code = code;
-        this.search = new code.HistorySearch(this.#host, () => this.#chat.cachedConversations());
-        this.#failed = false;
-        this.#host.requestUpdate();
+        loadedCode = code;
+        this.#use(code);
       },
       (error: unknown) => {
         this.#loading = undefined;
@@ -59,6 +65,15 @@ export class HistoryPaneState implements ReactiveController {
       },
     );
     return this.#loading;
+  }
+
+  /** The pane's code is here: its search box is made, and the pane drawn with it. */
+  #use(code: HistoryPaneCode) {
+    if (this.#code) return;
+    this.#code = code;
+    this.search = new code.HistorySearch(this.#host, () => this.#chat.cachedConversations());
+    this.#failed = false;
+    this.#host.requestUpdate();
   }
 
   /** Whether the panel was open at the last update (closing it stops the background fetching). */
