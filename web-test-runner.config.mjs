@@ -87,17 +87,27 @@ function holdPanelCodePlugin() {
   };
 }
 
+/** The lazily loaded code a test can make unreachable, by the command that does, as the module's path. */
+const FAILING_CODE = {
+  'fail-panel-code': /\/panel\/chat-panel\.ts(\?|$)/,
+  'fail-history-pane-code': /\/panel\/history-pane\.ts(\?|$)/,
+  'fail-transcript-code': /\/panel\/transcript-download\.ts(\?|$)/,
+};
+
 /**
  * `executeServerCommand('fail-panel-code')` from a test makes every fetch of the panel's code fail
  * on this page, as offline: what a visitor sees when that code cannot be loaded.
+ * `fail-history-pane-code` and `fail-transcript-code` do the same to the history pane's code and
+ * the transcript download's.
  */
 function failPanelCodePlugin() {
   return {
     name: 'fail-panel-code',
     async executeCommand({ command, session }) {
-      if (command !== 'fail-panel-code') return undefined;
+      const path = FAILING_CODE[command];
+      if (!path) return undefined;
       if (session.browser.type !== 'playwright') throw new Error(`${command} needs Playwright`);
-      await session.browser.getPage(session.id).route(/\/panel\/chat-panel\.ts(\?|$)/, (route) => route.abort('internetdisconnected'));
+      await session.browser.getPage(session.id).route(path, (route) => route.abort('internetdisconnected'));
       return true;
     },
   };

@@ -68,7 +68,12 @@ export class PanelLoader implements ReactiveController {
    * panel. Its styles join the element's then, so a page that never opens the chat never parses them.
    */
   load(): Promise<ChatPanel> {
-    this.loading ??= Promise.all([import('./panel/chat-panel.js'), this.#wholeLanguage()]).then(
+    this.loading ??= Promise.all([
+      // Its two exports taken by name: the build then gives the panel's chunk no namespace object
+      // of the module (the lazier chunks import from that chunk too).
+      import('./panel/chat-panel.js').then(({ ChatPanel, panelStyles }) => ({ ChatPanel, panelStyles })),
+      this.#wholeLanguage(),
+    ]).then(
       ([{ ChatPanel, panelStyles }]) => {
         if (this.panel) return this.panel;
         // Built before its styles join, while the element's layout is still clean: it measures the panel.

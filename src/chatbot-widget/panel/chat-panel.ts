@@ -1,8 +1,10 @@
 /**
  * The panel of `<chatbot-widget>`: everything behind the launcher. Its code (the conversation's
- * controllers, IndexedDB, Markdown, the history pane) is a chunk of its own, loaded on first open
+ * controllers, IndexedDB, Markdown) is a chunk of its own, loaded on first open
  * or when the page is idle, so the script a page includes only defines the element and draws
- * the launcher (docs/embedding.md, "How it loads").
+ * the launcher (docs/embedding.md, "How it loads"). The history pane and the transcript's
+ * download are lazier chunks still, fetched when the page is idle after the panel opens
+ * (idle-preload.ts).
  *
  * Building it adds the panel's reactive controllers to the element, each working in the
  * element's own lifecycle (Lit calls a controller added to a connected element at once): the
@@ -23,8 +25,8 @@ import { CopyButtons } from './copy-button.js';
 import { describeFailure } from './error-text.js';
 import { FeedbackButtons } from './feedback.js';
 import { renderSuggestions } from './greeting.js';
-import { renderHistoryPane } from './history-pane.js';
 import { HistoryPaneState } from './history-pane-state.js';
+import { IdlePreload } from './idle-preload.js';
 import { LauncherBadge, type UnreadBadge } from './launcher-badge.js';
 import { MessageList } from './message-list.js';
 import { renderMessageList, renderViewingBar, type MessageListView } from './message-list-view.js';
@@ -36,7 +38,6 @@ import { QuotaClock, quotaExhausted } from './quota.js';
 import { QUOTA_NOTICE_ID, quotaText, renderQuotaNotice, type QuotaWords } from './quota-notice.js';
 import { SnapshotPolicy } from './snapshot-policy.js';
 import { TimeFormat } from './time-format.js';
-import { downloadTranscript } from './transcript-download.js';
 
 export { panelStyles };
 export type { PanelHost, UnreadBadge };
@@ -84,6 +85,7 @@ export class ChatPanel {
     this.#feedback = new FeedbackButtons(host, this.chat, this.#announcer);
     new PanelFocus(host, this.#composer, this.#history);
     new SnapshotPolicy(host, this.chat, this.#history, this.#messages);
+    new IdlePreload(host, [() => this.#history.load(), () => import('./transcript-download.js')]);
   }
 
   /** The launcher's unread badge, undefined when no reply is unread. */
@@ -107,6 +109,7 @@ export class ChatPanel {
   /** Saves a conversation as Markdown (see `ChatbotWidget.downloadTranscript`). */
   async downloadTranscript(sessionId?: string): Promise<void> {
     await this.#link.connect();
+    const { downloadTranscript } = await import('./transcript-download.js');
     return downloadTranscript(this.chat, this.#host, sessionId);
   }
 
@@ -169,16 +172,12 @@ export class ChatPanel {
       close: () => host.hide(),
     })}
       <div class="body">
-        ${renderHistoryPane({
+        ${this.#history.render({
           t,
           time: this.#time,
           formatTag: host.formatTag,
           history: chat.history,
-          open: this.#history.open,
           shownSessionId: c.viewing ?? c.current?.sessionId,
-          openSession: (id) => this.#history.openSession(id),
-          search: this.#history.search,
-          openHit: (hit) => this.#history.openHit(hit),
         })}
         <div class="chat">
           ${renderViewingBar(list)} ${renderMessageList(list)}

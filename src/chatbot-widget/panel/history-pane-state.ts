@@ -1,21 +1,39 @@
 /**
  * The history pane's state as a Lit reactive controller: whether it is open, its search box, the
  * next page of sessions loaded as its last row scrolls into view, and what opening a session or
- * a search result does to the conversation shown. The pane itself is drawn by history-pane.ts.
+ * a search result does to the conversation shown. The pane itself is drawn by history-pane.ts, a
+ * chunk of its own with the search box: loaded when the page is idle after the panel opens
+ * (idle-preload.ts), or on the history button's first press if that comes first, the pane shown
+ * at once with its heading and a loading line meanwhile (or, offline, what went wrong).
  */
-import type { ReactiveController } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
 import type { SearchHit } from '../search/search-index.js';
-import { HistorySearch } from './history-search.js';
+import type { HistoryPaneContext } from './history-pane.js';
+import type { HistorySearch } from './history-search.js';
 import type { MessageList } from './message-list.js';
 import { partOf, type PanelHost } from './panel-host.js';
+
+type HistoryPaneCode = typeof import('./history-pane.js');
+
+/** The pane's code once loaded on this page: each widget's pane draws with it at once from then on. */
+let loadedCode: HistoryPaneCode | undefined;
+
+/** What the panel lends the pane to draw itself (the rest is this controller's). */
+export type HistoryPaneView = Omit<HistoryPaneContext, 'open' | 'openSession' | 'search' | 'openHit'>;
 
 export class HistoryPaneState implements ReactiveController {
   /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
   open = false;
-  /** The search box above the sessions. */
-  readonly search: HistorySearch;
+  /** The search box above the sessions, once the pane's code has loaded. */
+  search: HistorySearch | undefined;
   #sessionObserver: IntersectionObserver | undefined;
+  /** The pane's code, once loaded. */
+  #code: HistoryPaneCode | undefined;
+  /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
+  #loading: Promise<void> | undefined;
+  /** The pane's code could not be fetched (offline before its first use). */
+  #failed = false;
 
   readonly #host: PanelHost;
   readonly #chat: ChatController;
@@ -24,9 +42,38 @@ export class HistoryPaneState implements ReactiveController {
     this.#host = host;
     this.#chat = chat;
     this.#messages = messages;
-
-    this.search = new HistorySearch(host, () => chat.cachedConversations());
     host.addController(this);
+    if (loadedCode) this.#use(loadedCode);
+  }
+
+  /** Loads the pane's code and its search box (once; again after a failure). */
+  load(): Promise<void> {
+    if (loadedCode) {
+      this.#use(loadedCode);
+      return Promise.resolve();
+    }
+    this.#loading ??= import('./history-pane.js').then(
+      (code) => {
+        loadedCode = code;
+        this.#use(code);
+      },
+      (error: unknown) => {
+        this.#loading = undefined;
+        this.#failed = true;
+        this.#host.requestUpdate();
+        throw error;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** The pane's code is here: its search box is made, and the pane drawn with it. */
+  #use(code: HistoryPaneCode) {
+    if (this.#code) return;
+    this.#code = code;
+    this.search = new code.HistorySearch(this.#host, () => this.#chat.cachedConversations());
+    this.#failed = false;
+    this.#host.requestUpdate();
   }
 
   /** Whether the panel was open at the last update (closing it stops the background fetching). */
@@ -58,11 +105,18 @@ export class HistoryPaneState implements ReactiveController {
     this.open = !this.open;
     if (this.open) {
       void this.#chat.history.loadMore(true);
-      this.search.preload();
+      // Said in the pane when it fails; the next press tries again.
+      this.load().then(
+        () => this.search?.preload(),
+        () => undefined,
+      );
       // The listed sessions' messages, fetched in the background so the search box finds them
       // (offline too); the conversation shown is current already.
       const chat = this.#chat;
-      chat.history.prefetch((id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing, this.search.refresh);
+      chat.history.prefetch(
+        (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
+        () => this.search?.refresh(),
+      );
     }
     this.#host.requestUpdate();
   };
@@ -80,7 +134,7 @@ export class HistoryPaneState implements ReactiveController {
   /** The visitor was forgotten: the pane closes, and its search holds nothing of theirs. */
   forget() {
     this.open = false;
-    this.search.clear();
+    this.search?.clear();
   }
 
   /** Shows a session of the pane, at its newest message, focus on the list. */
@@ -99,6 +153,28 @@ export class HistoryPaneState implements ReactiveController {
     this.#messages.reveal(hit.messageId);
     void this.#chat.conversation.viewSession(hit.sessionId);
     this.#host.requestUpdate();
+  }
+
+  /**
+   * The pane: drawn by its code once loaded; until then, while open, its heading and a loading
+   * line, or what went wrong when its code could not be fetched (as the panel's place says it).
+   */
+  render(view: HistoryPaneView) {
+    if (this.#code && this.search) {
+      return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, {
+        ...view,
+        open: this.open,
+        openSession: (id) => this.openSession(id),
+        search: this.search,
+        openHit: (hit) => this.openHit(hit),
+      });
+    }
+    if (!this.open) return nothing;
+    const { t } = view;
+    return html`<section part="history" aria-labelledby="history-heading">
+      <h3 id="history-heading">${t.historyHeading}</h3>
+      ${this.#failed ? html`<p class="note" role="alert">${t.errorUnreachable}</p>` : html`<p class="note" role="status">${t.loading}</p>`}
+    </section>`;
   }
 
   /** From a past session back to the current conversation. */

@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SessionHistory } from '../controllers/session-history.js';
 import { inertText } from '../../ui/inert-text.js';
@@ -7,6 +7,68 @@ import type { WidgetStrings } from '../../ui/strings.js';
 import type { TimeFormat } from './time-format.js';
 import type { HistorySearch } from './history-search.js';
 import type { SearchHit } from '../search/search-index.js';
+
+export { HistorySearch } from './history-search.js';
+
+/**
+ * The styles of the pane's sessions and of its search box, which come with its code and join the
+ * element's the first time it draws (the pane's place and heading are the panel's: panel.styles.ts).
+ */
+const historyPaneStyles = css`
+  [part='history'] ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  [part='search-input'] {
+    inline-size: 100%;
+    margin-block-end: 8px;
+    padding: 8px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+  }
+  .search .note {
+    margin: 0 6px 8px;
+  }
+  [part='session'],
+  [part='search-result'] {
+    display: block;
+    inline-size: 100%;
+    text-align: start;
+    padding: 8px 10px;
+    margin-block-end: 4px;
+    border: 1px solid var(--_border);
+    border-radius: 10px;
+    background: var(--_bg);
+    cursor: pointer;
+  }
+  [part='session']:hover,
+  [part='search-result']:hover,
+  [part='session'][aria-current='true'] {
+    background: var(--_surface);
+  }
+  [part='session'] .line {
+    display: block;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  /* A result shows its whole passage (at most 160 characters), wrapped. */
+  [part='search-result'] .line {
+    display: block;
+    overflow-wrap: anywhere;
+  }
+  /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
+  .sessions-end {
+    block-size: 1px;
+  }
+  [part='session'] .date,
+  [part='search-result'] .date {
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+`;
 
 /** What the history pane needs to draw itself. */
 export interface HistoryPaneContext {
@@ -25,11 +87,19 @@ export interface HistoryPaneContext {
 }
 
 /**
+ * The history pane's code, a chunk of its own (with its search box, history-search.ts): loaded
+ * when the page is idle after the panel opens, or on the first press of the history button if
+ * that comes first (history-pane-state.ts), so it is there offline once the panel has been open.
+ */
+
+/**
  * The history pane: the visitor's sessions, newest activity first, each with its date, size and
  * first line; the `.sessions-end` row loads the next page when it scrolls into view.
  */
-export function renderHistoryPane(context: HistoryPaneContext) {
+export function renderHistoryPane(root: ShadowRoot, context: HistoryPaneContext) {
   const { t, history } = context;
+  const sheet = historyPaneStyles.styleSheet;
+  if (sheet && !root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   return html`<section part="history" aria-labelledby="history-heading" ?hidden=${!context.open}>
     <h3 id="history-heading">${t.historyHeading}</h3>
     ${context.search.render({

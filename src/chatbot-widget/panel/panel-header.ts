@@ -6,8 +6,7 @@ import { html, nothing } from 'lit';
 import { inertText } from '../../ui/inert-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 import { closeIcon } from '../icons.js';
-import { historyIcon } from './icons.js';
-import { downloadIcon } from './transcript-download.js';
+import { downloadIcon, historyIcon } from './icons.js';
 
 /** What the header shows and what its buttons do. */
 export interface PanelHeaderView {

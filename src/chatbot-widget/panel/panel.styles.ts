@@ -41,7 +41,8 @@ const unreadBadge = css`
 
 /**
  * The panel's styles: its conversation's (in the first load, for the snapshot: conversation.styles.ts)
- * and what only the panel draws: the history pane and its search, the bar over another
+ * and what only the panel draws: the history pane's place (its sessions and search bring their
+ * own styles, history-pane.ts), the bar over another
  * conversation, a message pending or not sent, the typing indicator, the error line and the
  * quota notice (a panel showing any of these keeps no snapshot), focus in the fields, the clipboard fallback's hidden field;
  * and the launcher's unread badge. Loaded with the panel's code.
@@ -62,63 +63,10 @@ export const panelStyles = [
     margin: 4px 6px 8px;
     font-size: 0.95em;
   }
-  [part='history'] ul {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-  }
-  [part='search-input'] {
-    inline-size: 100%;
-    margin-block-end: 8px;
-    padding: 8px 10px;
-    border: 1px solid var(--_border);
-    border-radius: 10px;
-    background: var(--_bg);
-  }
-  .search .note {
-    margin: 0 6px 8px;
-  }
-  [part='session'],
-  [part='search-result'] {
-    display: block;
-    inline-size: 100%;
-    text-align: start;
-    padding: 8px 10px;
-    margin-block-end: 4px;
-    border: 1px solid var(--_border);
-    border-radius: 10px;
-    background: var(--_bg);
-    cursor: pointer;
-  }
-  [part='session']:hover,
-  [part='search-result']:hover,
-  [part='session'][aria-current='true'] {
-    background: var(--_surface);
-  }
-  [part='session'] .line {
-    display: block;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-  }
-  /* A result shows its whole passage (at most 160 characters), wrapped. */
-  [part='search-result'] .line {
-    display: block;
-    overflow-wrap: anywhere;
-  }
   /* The message a search result opened at. */
   [part~='message'][data-found] .bubble {
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
-  }
-  /* The infinite-scroll sentinel of the history pane: a class, not a style attribute (strict CSP). */
-  .sessions-end {
-    block-size: 1px;
-  }
-  [part='session'] .date,
-  [part='search-result'] .date {
-    font-size: 0.8em;
-    color: var(--_muted);
   }
   .viewing {
     display: flex;

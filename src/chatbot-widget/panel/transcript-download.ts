@@ -1,16 +1,13 @@
 /**
  * The panel's side of `downloadTranscript()`: which conversation, from the cache, saved as
- * Markdown (src/chatbot-widget/transcript.ts). Part of the panel's chunk, not loaded on demand: a
- * download must work offline, when no further chunk could be fetched.
+ * Markdown (src/chatbot-widget/transcript.ts). A chunk of its own, loaded when the page is idle
+ * after the panel opens (idle-preload.ts), so a download works offline once the panel has been
+ * open; a first download before that loads it then.
  */
-import { html } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
 import { inertText } from '../../ui/inert-text.js';
 import { downloadText, transcriptFileName, transcriptMarkdown } from '../transcript.js';
 import type { PanelHost } from './panel-host.js';
-
-/** Arrow into a tray: the download button's icon. */
-export const downloadIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 4v11M7 10l5 5 5-5M5 20h14" /></svg>`;
 
 /**
  * Saves `sessionId`'s conversation (default: the one shown) as `chat-YYYY-MM-DD.md`. Rejects,
