@@ -85,8 +85,20 @@ test('the Workers entry exports the Durable Object class and its store, and impo
   const source = readFileSync(`${root}${pkg.exports['./server/cloudflare'].default}`, 'utf8');
   assert.match(source, /export class ChatbotStore extends DurableObject/);
   assert.match(source, /export function createDurableObjectStore/);
-  const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
-  assert.deepEqual(imports, ['cloudflare:workers']);
+  // What it imports, following its own files: only `cloudflare:workers` from outside.
+  const outside = new Set<string>();
+  const read = new Set<string>();
+  const follow = (file: string) => {
+    if (read.has(file)) return;
+    read.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^import .* from '([^']+)';$/gm)) {
+      if (specifier!.startsWith('.')) follow(new URL(specifier!, `file://${file}`).pathname);
+      else outside.add(specifier!);
+    }
+  };
+  follow(`${root}${pkg.exports['./server/cloudflare'].default}`);
+  assert.deepEqual([...outside], ['cloudflare:workers']);
+  assert.ok(read.size > 1, 'its own files were followed');
 });
 
 test('the built commands run: chatbot-api --help, and a clear error without credentials', () => {

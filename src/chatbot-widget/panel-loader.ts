@@ -87,6 +87,10 @@ export class PanelLoader implements ReactiveController {
       },
       (error: unknown) => {
         this.loading = undefined;
+        // Drawn once: the update it asks for schedules one more try, and a failure after that
+        // asks for no further update, or the element would try again and again without end
+        // (Retry, or the next change of the element, tries again).
+        const saidAlready = this.failed;
         this.failed = true;
         // What went wrong is said in the panel's place: no snapshot stands in for a panel that
         // is not coming.
@@ -94,7 +98,7 @@ export class PanelLoader implements ReactiveController {
           this.#snapshot = undefined;
           this.#adoptStyles([]);
         }
-        this.#host.requestUpdate();
+        if (!saidAlready) this.#host.requestUpdate();
         throw error;
       },
     );
