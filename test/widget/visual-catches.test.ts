@@ -39,11 +39,13 @@ describe('the screenshot tests catch', function () {
     await expectVisualDifference(box, 'dark-conversation', "the dark theme's bubble colour changed");
   });
 
-  it("the message's width rule reverted: a bubble with a code block as wide as the list", async () => {
+  it('the code block width rule reverted: a reply holding code back at 85 % of the list', async () => {
     const { el, box } = await conversationWithError();
-    // conversation.styles.ts gives a message at most 85 % of the list's width.
-    restyle(el, "[part~='message'] { max-inline-size: 100% }");
+    // conversation.styles.ts gives a reply holding a code block the list's whole width
+    // (`[part~='message-bot']:has(pre)`); without that rule it is a message like any other, at
+    // most 85 % wide, its code cut to a narrower box.
+    restyle(el, "[part~='message-bot']:has(pre) { align-self: auto; align-items: flex-start; max-inline-size: 85% }");
     await settle(el);
-    await expectVisualDifference(box, 'conversation', 'messages as wide as the list');
+    await expectVisualDifference(box, 'conversation', 'the code reply narrowed to 85 %');
   });
 });
