@@ -1,3 +1,7 @@
+// A little over 350 lines, kept whole: each load's abort-and-report steps and the drill-down's
+// state are read together (a stale load must never overwrite a newer drill-down); the range
+// form, totals, chart, lists and feedback are already files of their own. The next to move out
+// is the drill-down's state, as a controller.
 /**
  * The view of `<chatbot-usage>`, loaded on the element's first connection: it loads the figures
  * of the range from the admin routes, draws them, and keeps the drill-down (user -> sessions ->
