@@ -18,6 +18,8 @@ let stack: RunningStack;
 let browser: Browser;
 // Tall enough to show the studio's live widget without scrolling.
 const VIEWPORT = { width: 1400, height: 1200 };
+/** How many pixels of the pasted widget's panel may differ from the studio's (anti-aliasing only). */
+const MAX_DIFFERENT_PIXELS = 20;
 
 before(async () => {
   const executablePath = await findBrowser();
@@ -138,23 +140,11 @@ test('the studio drives the live widget, and its script-tag snippet pasted on a 
   const pastedPanel = await panelPicture(pasted.page, 'chatbot-widget');
   assert.deepEqual(await pasted.problems(), [], 'the pasted page works under the CSP line, with nothing refused');
   assert.deepEqual([pastedPanel.width, pastedPanel.height], [studioPanel.width, studioPanel.height], 'the same panel size');
-  // Header, greeting and suggestions: the same pixels, but for the rounded top corners' edge,
-  // anti-aliased over the studio frame's layer (66 pixels).
-  const composer = 72;
-  const [upperStudio, upperPasted] = [studioPanel, pastedPanel].map((picture) => {
-    const upper = new PNG({ width: picture.width, height: picture.height - composer });
-    PNG.bitblt(picture, upper, 0, 0, upper.width, upper.height, 0, 0);
-    return upper;
-  });
-  const upperDifferent = pixelmatch(upperStudio!.data, upperPasted!.data, null, upperStudio!.width, upperStudio!.height, {
-    threshold: 0.03,
-  });
-  assert.ok(upperDifferent <= 100, `header, greeting and suggestions drawn alike: ${upperDifferent} pixels differ`);
-  // The composer: in the studio's frame (a layer of its own, which holds the floating widget's
-  // fixed position) its edge, at a fractional height (the field is 39.75 px), rounds to the pixel
-  // above; the rest of it is the same.
+  // The same pixels: the preview frame is not sticky, so nothing puts the panel on a layer of its
+  // own whose edges round differently. A few pixels of anti-aliasing are allowed; a close button
+  // or greeting 10 px out of place differs by 60 pixels or more.
   const different = pixelmatch(studioPanel.data, pastedPanel.data, null, studioPanel.width, studioPanel.height, { threshold: 0.03 });
-  assert.ok(different < 2_500, `the pasted widget looks like the studio's: ${different} pixels differ`);
+  assert.ok(different <= MAX_DIFFERENT_PIXELS, `the pasted widget looks like the studio's: ${different} pixels differ`);
   await blank.close();
   await context.close();
 });
