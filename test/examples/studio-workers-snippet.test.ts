@@ -1,13 +1,13 @@
 // The studio's Cloudflare Workers handler snippet works as pasted: for each endpoint
 // configuration (the default, a path of the site, an absolute URL on another host), the snippet
-// is the Worker of examples/cloudflare-workers (studio-snippet.ts beside the example's own, with
-// the example's wrangler.toml naming it; both removed afterwards), run by `wrangler dev` in
-// workerd against the emulator, and the studio's script-tag snippet for the same configuration,
-// pasted on a page of the site, sends a message and shows the reply in Chromium.
+// is a Worker of examples/cloudflare-workers (studio-snippet.N.ts beside the example's own, with
+// a copy of the example's wrangler.toml naming it, less its static assets; all removed afterwards), run by `wrangler dev`
+// in workerd against the emulator, and the studio's script-tag snippet for the same
+// configuration, pasted on a page of the site, sends a message and shows the reply in Chromium.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { handlerSnippet } from '../../demo/studio/snippets.js';
 import { startWranglerDev, type RunningWorker } from '../helpers/wrangler-dev.js';
 import { ENDPOINT_CONFIGS, pastedConfig, startPastedSite, type PastedSite } from './support/pasted-snippet.js';
@@ -15,42 +15,58 @@ import { examplesDir, exampleEnv, linkPackage, startEmulator, tool } from './sup
 
 const emulator = await startEmulator();
 const folder = join(examplesDir, 'cloudflare-workers');
-const worker = join(folder, 'studio-snippet.ts');
-const config = join(folder, 'studio-snippet.toml');
+
+/** Each endpoint configuration's Worker: the snippet, its wrangler.toml, and `wrangler dev` once started. */
+const workers = ENDPOINT_CONFIGS.map(({ name, endpoint }, index) => ({
+  name,
+  endpoint,
+  config: pastedConfig(name, endpoint),
+  script: join(folder, `studio-snippet.${index}.ts`),
+  wranglerToml: join(folder, `studio-snippet.${index}.toml`),
+  running: undefined as RunningWorker | undefined,
+}));
 
 let site: PastedSite;
 before(async () => {
   tool('node_modules/.bin/wrangler', 'run `npm install` (the "wrangler" devDependency).');
   linkPackage();
   const example = readFileSync(join(folder, 'wrangler.toml'), 'utf8');
-  const withSnippet = example.replace(/^main = .*$/m, 'main = "studio-snippet.ts"');
-  assert.notEqual(withSnippet, example, "the example's wrangler.toml names its Worker in `main`");
-  writeFileSync(config, withSnippet);
+  const { PORT: _port, ...vars } = exampleEnv(emulator, 0);
+  // The site's front server serves the page and the widget's files: no [assets], and no [build]
+  // step copying them (which several starts at once would run over each other).
+  const handlerOnly = example.replace(/^\[assets\]\ndirectory = .*\n/m, '').replace(/^\[build\]\ncommand = .*\n/m, '');
+  assert.doesNotMatch(handlerOnly, /^\[(assets|build)\]/m, "the example's wrangler.toml as this test knows it");
+  // Started side by side: most of each start is wrangler bundling and workerd booting.
+  const started = await Promise.allSettled(
+    workers.map(async (worker) => {
+      const toml = handlerOnly.replace(/^main = .*$/m, `main = "${basename(worker.script)}"`);
+      assert.notEqual(toml, handlerOnly, "the example's wrangler.toml names its Worker in `main`");
+      writeFileSync(worker.wranglerToml, toml);
+      writeFileSync(worker.script, handlerSnippet('workers', worker.config));
+      worker.running = await startWranglerDev(worker.wranglerToml, { vars, cwd: folder });
+    }),
+  );
+  for (const result of started) if (result.status === 'rejected') throw result.reason;
   site = await startPastedSite();
 });
 after(async () => {
   await site?.close();
-  rmSync(worker, { force: true });
-  rmSync(config, { force: true });
+  for (const worker of workers) {
+    await worker.running?.stop();
+    rmSync(worker.script, { force: true });
+    rmSync(worker.wranglerToml, { force: true });
+  }
 });
 
 describe("the studio's Workers handler snippet under wrangler dev, with its script-tag snippet pasted on the site", () => {
-  for (const { name, endpoint } of ENDPOINT_CONFIGS) {
-    it(`answers the widget at ${name}`, async () => {
-      const studioConfig = pastedConfig(name, endpoint);
-      writeFileSync(worker, handlerSnippet('workers', studioConfig));
-      const { PORT: _port, ...vars } = exampleEnv(emulator, 0);
-      let running: RunningWorker | undefined;
-      try {
-        running = await startWranglerDev(config, { vars, cwd: folder });
-        site.setHandler(running.origin);
-        const preflights = await site.askThroughPastedSnippet(studioConfig, `hello from workerd at ${name}`, running.output);
-        if (endpoint?.startsWith('https:'))
-          assert.ok(preflights.length > 0 && preflights.every((p) => p.startsWith('204 ')), `preflights: ${preflights}`);
-        else assert.deepEqual(preflights, [], 'a same-origin endpoint needs no preflight');
-      } finally {
-        await running?.stop();
-      }
+  for (const worker of workers) {
+    it(`answers the widget at ${worker.name}`, async () => {
+      const running = worker.running!;
+      site.setHandler(running.origin);
+      const preflights = await site.askThroughPastedSnippet(worker.config, `hello from workerd at ${worker.name}`, running.output);
+      if (worker.endpoint?.startsWith('https:'))
+        assert.ok(preflights.length > 0 && preflights.every((p) => p.startsWith('204 ')), `preflights: ${preflights}`);
+      else assert.deepEqual(preflights, [], 'a same-origin endpoint needs no preflight');
     });
   }
 });
