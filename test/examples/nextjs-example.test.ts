@@ -4,7 +4,6 @@
 // platform's header (x-real-ip), so two addresses are counted apart.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../scripts/find-browser.mjs';
 import { join } from 'node:path';
@@ -14,45 +13,20 @@ import {
   examplesDir,
   startEmulator,
   startExampleAgainst,
-  tool,
   type RunningExample,
 } from './support/run-example.js';
+import { NEXT_BUILD_TIMEOUT_MS, nextBinary, nextBuild } from './support/next-build.js';
 
 const emulator = await startEmulator();
-const BUILD_TIMEOUT_MS = 300_000;
-
-/** Runs `next build` in the example with an environment free of CHATBOT_*; resolves with its output. */
-function nextBuild(next: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NEXT_TELEMETRY_DISABLED: '1',
-      CI: 'true',
-    };
-    const child = spawn(next, ['build'], { cwd: join(examplesDir, 'nextjs'), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGTERM'), BUILD_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(output);
-      else reject(new Error(`next build failed (${code}) with no CHATBOT_* set:\n${output}`));
-    });
-  });
-}
-
-describe('examples/nextjs (next build && next start)', { timeout: BUILD_TIMEOUT_MS + 120_000 }, () => {
+describe('examples/nextjs (next build && next start)', { timeout: NEXT_BUILD_TIMEOUT_MS + 120_000 }, () => {
   let example: RunningExample | undefined;
   let buildOutput = '';
   before(
     async () => {
-      const next = tool('node_modules/.bin/next', 'run `npm install` (the "next" devDependency).');
-      buildOutput = await nextBuild(next);
-      example = await startExampleAgainst(emulator, { name: 'nextjs', command: next, args: ['start'] });
+      buildOutput = await nextBuild(join(examplesDir, 'nextjs'));
+      example = await startExampleAgainst(emulator, { name: 'nextjs', command: nextBinary(), args: ['start'] });
     },
-    { timeout: BUILD_TIMEOUT_MS + 60_000 },
+    { timeout: NEXT_BUILD_TIMEOUT_MS + 60_000 },
   );
   after(() => example?.stop());
 
