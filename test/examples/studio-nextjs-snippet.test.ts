@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { allSnippets } from '../../demo/studio/snippets.js';
 import { ENDPOINT_CONFIGS, SITE_ORIGIN, pastedConfig, startPastedSite, type PastedSite } from './support/pasted-snippet.js';
 import { NEXT_BUILD_TIMEOUT_MS, nextBinary, nextBuild } from './support/next-build.js';
@@ -27,12 +27,9 @@ before(
     linkPackage();
     // Inside examples/, so that `chatbot-widget` and Next resolve as they do for the example.
     scratch = mkdtempSync(join(examplesDir, 'studio-snippet-nextjs-'));
-    const ownRoute = join(example, 'app', 'chatbot');
-    for (const file of ['app', 'next.config.mjs', 'package.json', 'tsconfig.json'])
-      cpSync(join(example, file), join(scratch, file), {
-        recursive: true,
-        filter: (source) => source !== ownRoute && !source.startsWith(ownRoute + sep),
-      });
+    // The project's settings; of its app/, only the routes the snippets make (its own page and
+    // route are not what is tested here, and would double the build).
+    for (const file of ['next.config.mjs', 'package.json', 'tsconfig.json']) cpSync(join(example, file), join(scratch, file));
     for (const { config } of configs) {
       const snippet = (await allSnippets(config, { origin: SITE_ORIGIN })).find((s) => s.id === 'nextjs')!;
       assert.ok(snippet.file && snippet.text.startsWith(`// ${snippet.file}\n`), 'the snippet names the file the studio shows');
