@@ -58,27 +58,33 @@ export interface PastedSite {
 function certificate(): { key: Buffer; cert: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'pasted-snippet-tls-'));
   try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        `/CN=${SITE_HOST}`,
-        '-addext',
-        `subjectAltName=DNS:${SITE_HOST},DNS:${HANDLER_HOST}`,
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          `/CN=${SITE_HOST}`,
+          '-addext',
+          `subjectAltName=DNS:${SITE_HOST},DNS:${HANDLER_HOST}`,
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new Error('openssl is missing: it makes the certificate for the pasted-snippet site (apt-get install openssl)');
+      throw error;
+    }
     return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
