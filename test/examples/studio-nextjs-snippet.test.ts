@@ -16,7 +16,7 @@ import { examplesDir, exampleEnv, freePort, linkPackage, startEmulator, startExa
 
 const emulator = await startEmulator();
 const example = join(examplesDir, 'nextjs');
-const configs = ENDPOINT_CONFIGS.map(({ name, endpoint }) => ({ name, endpoint, config: pastedConfig(name, endpoint) }));
+const configs = ENDPOINT_CONFIGS.map(({ name, endpoint }) => ({ name, config: pastedConfig(name, endpoint) }));
 
 let scratch = '';
 let buildOutput = '';
@@ -63,12 +63,9 @@ describe("the studio's Next.js handler snippet under next build && next start, w
       assert.ok(buildOutput.includes(route), `${route} in:\n${buildOutput}`);
   });
 
-  for (const { name, endpoint, config } of configs) {
+  for (const { name, config } of configs) {
     it(`answers the widget at ${name}`, async () => {
-      const preflights = await site.askThroughPastedSnippet(config, `hello from Next.js at ${name}`, running!.output);
-      if (endpoint?.startsWith('https:'))
-        assert.ok(preflights.length > 0 && preflights.every((p) => p.startsWith('204 ')), `preflights: ${preflights}`);
-      else assert.deepEqual(preflights, [], 'a same-origin endpoint needs no preflight');
+      await site.askThroughPastedSnippet(config, `hello from Next.js at ${name}`, running!.output);
     });
   }
 });

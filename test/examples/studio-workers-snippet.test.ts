@@ -19,7 +19,6 @@ const folder = join(examplesDir, 'cloudflare-workers');
 /** Each endpoint configuration's Worker: the snippet, its wrangler.toml, and `wrangler dev` once started. */
 const workers = ENDPOINT_CONFIGS.map(({ name, endpoint }, index) => ({
   name,
-  endpoint,
   config: pastedConfig(name, endpoint),
   script: join(folder, `studio-snippet.${index}.ts`),
   wranglerToml: join(folder, `studio-snippet.${index}.toml`),
@@ -63,10 +62,7 @@ describe("the studio's Workers handler snippet under wrangler dev, with its scri
     it(`answers the widget at ${worker.name}`, async () => {
       const running = worker.running!;
       site.setHandler(running.origin);
-      const preflights = await site.askThroughPastedSnippet(worker.config, `hello from workerd at ${worker.name}`, running.output);
-      if (worker.endpoint?.startsWith('https:'))
-        assert.ok(preflights.length > 0 && preflights.every((p) => p.startsWith('204 ')), `preflights: ${preflights}`);
-      else assert.deepEqual(preflights, [], 'a same-origin endpoint needs no preflight');
+      await site.askThroughPastedSnippet(worker.config, `hello from workerd at ${worker.name}`, running.output);
     });
   }
 });
