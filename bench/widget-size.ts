@@ -9,10 +9,13 @@
 //   panel has been open), the history search, each language (the largest is held to the budget),
 //   the transcript download (a chunk fetched when idle after the panel opens, as the pane), a
 //   rating (the sender of ratings and the comment box of a thumbs down, two chunks loaded on the
-//   first rating) and `<chatbot-usage>`'s view (the site owner's page).
+//   first rating) and `<chatbot-usage>` (the site owner's page: the element, a chunk the entry
+//   fetches as it runs, and its view, fetched when the first such element connects).
 // Budgets are ceilings with headroom, not targets: when one is tight, code moves to a lazier
 // chunk or the design gets smaller (docs/architecture.md). The baseline, Deep Chat, is measured
 // in the same run: its browser bundle from node_modules, compressed the same way.
+// `npm run bench -- widget-size --by-module` also lists what each source module weighs in the
+// first load and in what the first open adds to it, to see what could move to a lazier chunk.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -134,8 +137,13 @@ const journeys: Journey[] = [
     budget: BUDGETS.rating,
   },
   {
-    label: "optional: <chatbot-usage>'s view (owner's page)",
-    size: sizeOf(added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad)),
+    label: "optional: <chatbot-usage> (owner's page)",
+    size: sizeOf(
+      new Set([
+        ...added(chunkOf('chatbot-usage/register.ts'), firstLoad),
+        ...added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad),
+      ]),
+    ),
     budget: BUDGETS.usageView,
   },
 ];
@@ -147,6 +155,21 @@ for (const { label, size, budget } of journeys) {
     `  ${label.padEnd(50)} ${String(size.gzip).padStart(6)} B gzip ${String(size.brotli).padStart(6)} B brotli ${kB(size.raw).padStart(9)} raw` +
       `   budget ${kB(budget)}: ${((size.gzip / budget) * 100).toFixed(0)}% used, ${budget - size.gzip} B left`,
   );
+}
+if (process.argv.includes('--by-module')) {
+  // A module's code as it goes into its chunk, before the chunk is minified, each compressed on its
+  // own: an upper bound to compare modules by, which does not add up to the journey's figure.
+  const listModules = (title: string, journey: Iterable<Chunk>) => {
+    const modules = [...journey]
+      .flatMap((chunk) => Object.entries(chunk.modules))
+      .filter(([, module]) => module.code)
+      .map(([id, module]) => ({ name: id.replace(root, '').replace(/^.*\/node_modules\//, ''), gzip: gzip(module.code!) }))
+      .sort((a, b) => b.gzip - a.gzip);
+    console.log(`  ${title}, by module (gzip of each module's unminified code on its own):`);
+    for (const { name, gzip } of modules) console.log(`    ${String(gzip).padStart(6)} B  ${name}`);
+  };
+  listModules('first load', firstLoad);
+  listModules('what the first open adds', [...firstOpen].filter((chunk) => !firstLoad.has(chunk)));
 }
 const smallest = languages[languages.length - 1]!;
 console.log(`  the ${languages.length} languages: ${smallest.size.gzip}–${largestLanguage.size.gzip} B gzip each`);

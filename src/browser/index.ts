@@ -9,8 +9,14 @@
  * import 'chatbot-widget';
  * document.body.append(Object.assign(document.createElement('chatbot-widget'), { endpoint: '/chatbot' }));
  */
-// The elements, registered and exported, as the standalone file has them.
-export { ChatbotWidget, registerChatbotWidget, ChatbotUsage, registerChatbotUsage } from './standalone.js';
+// Both elements, registered as this module loads: an app's bundler splits what it needs.
+import { registerChatbotWidget } from '../chatbot-widget/register.js';
+import { registerChatbotUsage } from '../chatbot-usage/register.js';
+
+export { ChatbotWidget } from '../chatbot-widget/chatbot-widget.js';
+export { registerChatbotWidget } from '../chatbot-widget/register.js';
+export { ChatbotUsage } from '../chatbot-usage/chatbot-usage.js';
+export { registerChatbotUsage } from '../chatbot-usage/register.js';
 export type {
   ChatbotOpenDetail,
   ChatbotCloseDetail,
@@ -24,3 +30,6 @@ export type {
 } from '../ui/events.js';
 export type { ChatbotUsageErrorDetail, ChatbotUsageEventMap } from '../chatbot-usage/usage-events.js';
 export type { WidgetStrings } from '../ui/strings.js';
+
+registerChatbotWidget();
+registerChatbotUsage();

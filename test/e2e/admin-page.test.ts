@@ -67,12 +67,17 @@ test('the token is taken from the link, removed from the address bar, and the fi
   );
   assert.deepEqual(problems, []);
   await page.close();
-  // The bundle every page loads holds the element's shell, not its view: that is a chunk it imports.
+  // The bundle every page loads holds neither the element nor its view: it imports the element's
+  // chunk (its shell, `chatbot-widget-register-….js`), which imports the view's.
   const bundle = await (await fetch(`${stack.origin}/chatbot-widget.js`)).text();
-  assert.match(bundle, /import\(`\.\/chatbot-widget-usage-view-[\w-]+\.js`\)|import\(["']\.\/chatbot-widget-usage-view-[\w-]+\.js["']\)/);
-  assert.doesNotMatch(bundle, /Busiest users/);
+  const element = /import\(["'`]\.\/(chatbot-widget-register-[\w-]+\.js)["'`]\)/.exec(bundle)?.[1];
+  assert.ok(element, "the bundle imports <chatbot-usage>'s chunk");
+  assert.doesNotMatch(bundle, /Busiest users|admin-token/);
+  const shell = await (await fetch(`${stack.origin}/${element}`)).text();
+  assert.match(shell, /import\(["'`]\.\/chatbot-widget-usage-view-[\w-]+\.js["'`]\)/);
+  assert.doesNotMatch(shell, /Busiest users/);
   // The chunk's name changes with its content, so browsers may keep it; the bundle's name does not.
-  const chunk = /chatbot-widget-usage-view-[\w-]+\.js/.exec(bundle)![0];
+  const chunk = /chatbot-widget-usage-view-[\w-]+\.js/.exec(shell)![0];
   assert.equal((await fetch(`${stack.origin}/${chunk}`)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
   assert.equal((await fetch(`${stack.origin}/chatbot-widget.js`)).headers.get('cache-control'), 'no-cache');
   // Chunks are looked up by name in dist/ only: nothing else is reachable through that pattern.

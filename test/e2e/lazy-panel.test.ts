@@ -338,3 +338,39 @@ test('search code that cannot be fetched is said in the search status, and the n
   assert.match((await status.textContent()) ?? '', /result/);
   await context.close();
 });
+
+// `<chatbot-usage>` is the site owner's element: the entry fetches its class as a chunk of its own.
+const USAGE_CHUNK = /\/chatbot-widget-register-[\w-]+\.js$/;
+
+test('<chatbot-usage> is not in the first file, and is defined once its chunk arrives: an element on the page upgrades', async () => {
+  assert.doesNotMatch(readFileSync(bundlePath, 'utf8'), /admin-token/, "no <chatbot-usage> code in a visitor's first load");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.origin + '/');
+  const upgraded = await page.evaluate(async () => {
+    const element = document.body.appendChild(document.createElement('chatbot-usage'));
+    const usage = await customElements.whenDefined('chatbot-usage');
+    return element instanceof usage && 'adminToken' in element;
+  });
+  assert.equal(upgraded, true);
+  await context.close();
+});
+
+test('a <chatbot-usage> chunk that cannot be fetched leaves the widget working, and says why in the console', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.route(USAGE_CHUNK, (route) => route.abort('internetdisconnected'));
+  await page.goto(site.origin + '/');
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).waitFor({ timeout: 10_000 });
+  assert.equal(await page.evaluate(() => customElements.get('chatbot-usage')), undefined);
+  assert.ok(
+    errors.some((text) => text.includes('<chatbot-usage> could not be defined: its code did not load.')),
+    errors.join('\n'),
+  );
+  await context.close();
+});
