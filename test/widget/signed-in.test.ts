@@ -25,6 +25,7 @@ import {
   waitFor,
   waitForReplies,
 } from './support/helpers.js';
+import { recordRatingPosts } from './support/ratings.js';
 import { SIGNED_IN_COOKIE } from './support/signed-in-cookie.js';
 import { entries as idbEntries } from 'idb-keyval';
 
@@ -95,6 +96,13 @@ async function signedInOutbox(namespace: string, userId = '') {
   return (await idbEntries<string, { content: string; state: string }>(idbStore))
     .filter(([key]) => key.startsWith(prefix))
     .map(([, value]) => value);
+}
+
+/** The one rating a signed-in user gave, as the widget keeps it. */
+async function keptRating(namespace: string, userId: string) {
+  const prefix = `feedback|${absoluteEndpoint(namespace)}|${userId}|`;
+  const kept = (await idbEntries<string, { value: string; delivered: boolean }>(idbStore)).filter(([key]) => key.startsWith(prefix));
+  return kept[0]?.[1];
 }
 
 async function upstreamSessions(userId: string): Promise<{ id: string }[]> {
@@ -229,6 +237,44 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     tabShownAgain();
     await waitFor(() => bubbleTexts(el).includes('You said: written as fay, after she signed out'), 'sent as hers, once back', 10_000);
     equal((await upstreamMessages(user)).filter((m) => m.text.startsWith('written as fay')).length, 1, 'stored once');
+  });
+
+  it('sends nothing of a user who signed out as the next one: back online, their message and rating wait for them', async () => {
+    const namespace = freshNamespace('signedin');
+    const alice = userNamed('alice');
+    const bob = userNamed('bob');
+    signIn(namespace, alice);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('alice asks');
+    await waitForReplies(el, 1);
+    await network(namespace, 'down');
+    part(el, 'feedback-up')!.click();
+    await el.send('alice, written offline');
+    await waitFor(() => bubbleTexts(el, 'message-failed').includes('alice, written offline'), 'failed, kept in her outbox');
+    const ratings = recordRatingPosts();
+    try {
+      // Bob signs in on another page of the site; this tab is not told until it asks.
+      signIn(namespace, bob);
+      await network(namespace, 'up');
+      window.dispatchEvent(new Event('online'));
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // what the online event would send is on its way
+      equal((await upstreamMessages(bob)).filter((m) => m.text.startsWith('alice')).length, 0, 'alice’s message not sent as bob');
+      equal(ratings.posts.length, 0, 'alice’s rating not sent as bob');
+      equal((await storedIdentity(namespace))?.userId, bob, 'the widget asked who is signed in');
+      equal((await signedInOutbox(namespace, alice)).map((e) => e.content).join('|'), 'alice, written offline', 'still in her outbox');
+      const kept = await keptRating(namespace, alice);
+      equal(`${kept?.value} ${kept?.delivered}`, 'up false', 'her rating waits');
+
+      signIn(namespace, alice); // she comes back
+      tabShownAgain();
+      await waitFor(async () => (await keptRating(namespace, alice))?.delivered, 'her rating sent as hers');
+      equal(ratings.posts.length, 1, 'once');
+      // The online event had made it pending again: it goes once its writer is signed in.
+      await waitFor(() => bubbleTexts(el).includes('You said: alice, written offline'), 'sent as hers');
+      equal((await upstreamMessages(alice)).filter((m) => m.text === 'alice, written offline').length, 1, 'stored once');
+    } finally {
+      ratings.stop();
+    }
   });
 
   it('sends the page’s credentials as the credentials attribute says: include for a handler on another origin', async () => {

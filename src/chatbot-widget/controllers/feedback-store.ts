@@ -26,6 +26,11 @@ export interface RatingRecord {
    * choice it sent, so a newer one made meanwhile, in any tab, is sent after it.
    */
   choice?: string;
+  /**
+   * The user id that made this choice: with the site's login it is sent only while `/visitor`
+   * names that user (outbox-ratings.ts). Absent in a record kept before writers were noted.
+   */
+  writer?: string;
   /** The handler has this choice, or refused it for good: nothing left to send. */
   delivered?: boolean;
 }
@@ -41,6 +46,7 @@ export const isRecord = (r: unknown): r is RatingRecord => {
 export class FeedbackStore {
   #values = new Map<string, FeedbackValue>();
   #namespace = '';
+  #userId = '';
   /** The last read found choices the handler does not have yet. */
   waiting = false;
 
@@ -59,6 +65,12 @@ export class FeedbackStore {
     const namespace = `${prefixOf(base)}${userId}|`;
     if (namespace !== this.#namespace) this.#values = new Map();
     this.#namespace = namespace;
+    this.#userId = userId;
+  }
+
+  /** The user whose ratings these are. */
+  get userId() {
+    return this.#userId;
   }
 
   /** The visitor's rating of a message, if any. */
@@ -84,7 +96,14 @@ export class FeedbackStore {
     if (value) this.#values.set(messageId, value);
     else this.#values.delete(messageId);
     const choice = Math.random().toString(36).slice(2);
-    const record: RatingRecord = { messageId, value: value ?? null, ...(comment ? { comment } : {}), choice, delivered: false };
+    const record: RatingRecord = {
+      messageId,
+      value: value ?? null,
+      ...(comment ? { comment } : {}),
+      choice,
+      ...(this.#userId ? { writer: this.#userId } : {}),
+      delivered: false,
+    };
     this.waiting = true;
     await this.#storage.set(`${this.#namespace}${messageId}`, record);
   }

@@ -98,15 +98,31 @@ export class RatingsOutbox {
       if (!waiting) continue;
       const { messageId, value, comment } = waiting.record;
       try {
+        if (!(await this.#writerSignedIn(connection, waiting.record))) return;
         await visitor.request('POST', '/feedback', { body: { messageId, value, ...(comment ? { comment } : {}) }, signal });
       } catch (error) {
         if (signal.aborted || isAbort(error)) return;
+        // Nobody signed in: the choice waits for its writer, whose sign-in starts a new delivery.
+        if (error instanceof RequestFailure && error.kind === 'signed-out') return;
         if (!(error instanceof RequestFailure) || PASSING_FAILURES.has(error.kind)) return this.#later(connection, error);
         // Refused for good: sending it again would be refused again.
       }
       this.#failures = 0;
       await this.#delivered(waiting);
     }
+  }
+
+  /**
+   * With the site's login the page's cookies say who rates, and they may have changed since the
+   * choice was made: `/visitor` is asked before each one goes, and only a choice made by the user
+   * it names is sent (another answer starts the widget over for that user; the choice waits for
+   * its writer).
+   */
+  async #writerSignedIn({ visitor, signal }: Connection, record: RatingRecord): Promise<boolean> {
+    if (!visitor.siteLogin) return true;
+    const writer = record.writer ?? this.#store.userId;
+    const now = await visitor.confirmed(signal);
+    return !!now && now.userId === writer;
   }
 
   /** The visitor's choices the handler does not have yet, read from storage (any tab may have made them). */

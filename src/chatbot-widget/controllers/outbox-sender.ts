@@ -155,6 +155,7 @@ export class OutboxSender {
     if (!connection) return undefined;
     const host = this.#context.host;
     const localId = newLocalId();
+    const writer = (await connection.visitor.stored())?.userId;
     if (!emit(host, 'chatbot-send', { text: content, localId, ...(file ? { file } : {}) }, { cancelable: true })) return undefined;
     const entry: OutboxEntry = {
       localId,
@@ -165,6 +166,7 @@ export class OutboxSender {
       attempts: 0,
       ...(file ? { file } : {}),
       ...(host.userName ? { name: host.userName } : {}),
+      ...(writer ? { writer } : {}),
     };
     this.#touch(localId);
     this.entries = [...this.entries, entry];
@@ -251,7 +253,11 @@ export class OutboxSender {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
         if (!tried.has(next.localId)) release?.();
-        await this.#withLock(connection, () => this.#deliver(connection, next.localId));
+        let writerSignedIn = true;
+        await this.#withLock(connection, async () => {
+          writerSignedIn = await this.#deliver(connection, next.localId);
+        });
+        if (!writerSignedIn) break;
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
@@ -272,18 +278,29 @@ export class OutboxSender {
     await locks.request(`chatbot-widget-outbox|${connection.visitor.base}`, { signal: connection.signal }, action);
   }
 
-  /** One attempt at one entry, holding the lock. */
-  async #deliver(connection: Connection, localId: string) {
+  /**
+   * One attempt at one entry, holding the lock. Resolves to false when its writer is not the user
+   * signed in now: it is not sent, and waits in their outbox (the pump stops).
+   */
+  async #deliver(connection: Connection, localId: string): Promise<boolean> {
     const { signal, visitor } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.#outbox.get(localId);
-    if (signal.aborted) return;
+    if (signal.aborted) return true;
     if (!stored || stored.state !== 'pending') {
       this.#touch(localId); // newer than a read begun before another tab's change
       if (stored) this.#replace(stored);
       else this.entries = this.entries.filter((e) => e.localId !== localId);
       this.#context.host.requestUpdate();
-      return;
+      return true;
+    }
+    try {
+      if (!(await this.#writerSignedIn(connection, stored))) return false;
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return true;
+      if (error instanceof RequestFailure && error.kind === 'signed-out') return false;
+      await this.#fail(stored, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
+      return true;
     }
     const entry: OutboxEntry = { ...stored, attempts: stored.attempts + 1 };
     await this.#outbox.put(entry);
@@ -301,8 +318,9 @@ export class OutboxSender {
           });
           // Ended meanwhile (reload, reset): the entry stays pending in the outbox, and whoever
           // picks it up sends the same key, which the handler answers without storing again.
-          if (signal.aborted) return;
-          return await this.#confirm(entry, answer);
+          if (signal.aborted) return true;
+          await this.#confirm(entry, answer);
+          return true;
         } catch (error) {
           const delay = GATEWAY_RETRY_DELAYS_MS[retry];
           if (error instanceof RequestFailure && GATEWAY_STATUSES.has(error.status) && delay !== undefined && !signal.aborted) {
@@ -313,11 +331,26 @@ export class OutboxSender {
         }
       }
     } catch (error) {
-      if (signal.aborted || isAbort(error)) return;
+      if (signal.aborted || isAbort(error)) return true;
       await this.#fail(entry, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
+      return true;
     } finally {
       this.#sending = undefined;
     }
+  }
+
+  /**
+   * With the site's login the page's cookies say who sends, and they may have changed since the
+   * entry was written (signed out, someone else signed in, in another tab): `/visitor` is asked
+   * before every send, and only an entry written as the user it names goes. Another answer is
+   * heard by the controller too, which starts over for that user. A visitor token's entries go
+   * with the token's identity, renewed or new (the same person on this device).
+   */
+  async #writerSignedIn({ visitor, signal }: Connection, entry: OutboxEntry): Promise<boolean> {
+    const writer = entry.writer ?? (await visitor.stored())?.userId;
+    if (!visitor.siteLogin) return true;
+    const now = await visitor.confirmed(signal);
+    return !!now && now.userId === writer;
   }
 
   async #confirm(entry: OutboxEntry, answer: SendAnswer) {
