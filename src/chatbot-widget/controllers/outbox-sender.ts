@@ -347,8 +347,8 @@ export class OutboxSender {
    * with the token's identity, renewed or new (the same person on this device).
    */
   async #writerSignedIn({ visitor, signal }: Connection, entry: OutboxEntry): Promise<boolean> {
-    const writer = entry.writer ?? (await visitor.stored())?.userId;
     if (!visitor.siteLogin) return true;
+    const writer = entry.writer ?? (await visitor.stored())?.userId;
     const now = await visitor.confirmed(signal);
     return !!now && now.userId === writer;
   }
