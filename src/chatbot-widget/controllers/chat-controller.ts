@@ -64,7 +64,8 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys, and waiting ratings. */
   readonly #onOnline = () => {
     void this.sender.retryNetworkFailures();
-    this.#deliverRatings();
+    // The code that sends ratings loads only when one is waiting.
+    if (this.feedback.waiting) this.#deliverRatings();
   };
   /**
    * This tab stops sending for good (its page is closed, not kept for the back button; or the

@@ -139,11 +139,14 @@ export class RatingsOutbox {
     return isRecord(record) && !record.delivered ? { key, record } : undefined;
   }
 
-  /** Marks a choice delivered, unless a newer one replaced it meanwhile (that one is still to send). */
+  /**
+   * Marks a choice delivered, unless a newer one replaced it meanwhile (that one is still to send).
+   * A rating taken back leaves nothing to remember once the handler has it: its record is deleted.
+   */
   async #delivered({ key, record }: WaitingRating) {
-    await this.#storage.update<RatingRecord | undefined>(key, (stored) =>
-      stored && stored.choice === record.choice ? { ...stored, delivered: true } : stored,
-    );
+    const same = (stored: RatingRecord | undefined) => !!stored && stored.choice === record.choice;
+    if (record.value === null) return this.#storage.deleteIf<RatingRecord>(key, same);
+    await this.#storage.update<RatingRecord | undefined>(key, (stored) => (same(stored) ? { ...stored!, delivered: true } : stored));
   }
 
   /** Tries again after a pause; offline, when the browser is back online (see the controller's `online` listener). */

@@ -13,6 +13,8 @@ export interface KeyValueStorage {
   /** Sets a key from its current value in one transaction (no other tab writes in between). */
   update<T>(key: string, change: (current: T | undefined) => T): Promise<T>;
   delete(key: string): Promise<void>;
+  /** Deletes a key if its current value passes `when`, in one transaction (no other tab writes in between). */
+  deleteIf<T>(key: string, when: (current: T | undefined) => boolean): Promise<void>;
   /** Removes every key that starts with `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
   /** Every value whose key starts with `prefix`, in key order. */
@@ -35,6 +37,9 @@ class MemoryStorage implements KeyValueStorage {
   }
   async delete(key: string) {
     this.#map.delete(key);
+  }
+  async deleteIf<T>(key: string, when: (current: T | undefined) => boolean) {
+    if (when(structuredClone(this.#map.get(key)) as T | undefined)) this.#map.delete(key);
   }
   async deletePrefix(prefix: string) {
     for (const key of [...this.#map.keys()]) if (key.startsWith(prefix)) this.#map.delete(key);
@@ -99,6 +104,28 @@ class FallbackStorage implements KeyValueStorage {
     return this.#run(
       (s) => del(key, s),
       (m) => m.delete(key),
+    );
+  }
+  deleteIf<T>(key: string, when: (current: T | undefined) => boolean) {
+    return this.#run(
+      (s) =>
+        s(
+          'readwrite',
+          (store) =>
+            new Promise<void>((resolve, reject) => {
+              const request = store.get(key);
+              request.onerror = () => reject(request.error ?? new Error(`IndexedDB could not read ${key}`));
+              request.onsuccess = () => {
+                try {
+                  if (when(request.result as T | undefined)) store.delete(key);
+                  resolve(promisifyRequest(store.transaction) as Promise<void>);
+                } catch (error) {
+                  reject(error);
+                }
+              };
+            }),
+        ),
+      (m) => m.deleteIf(key, when),
     );
   }
   deletePrefix(prefix: string) {
