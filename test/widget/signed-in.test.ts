@@ -194,7 +194,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
   it('asks a signed-out visitor to sign in, shows nothing of the user and sends nothing', async () => {
     const namespace = freshNamespace('signedin');
     signIn(namespace, userNamed('carol'));
-    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    const { el } = await mount({ open: '', mode: 'inline', greeting: 'Hello there', suggestions: '["Pricing?"]' }, namespace);
     await el.send('carol asks');
     await waitForReplies(el, 1);
     const errors: ChatbotErrorDetail[] = [];
@@ -204,6 +204,8 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     tabShownAgain();
     await waitFor(() => part(el, 'error')?.textContent?.includes(english.errorSignedOut), 'the sign-in message');
     equal(parts(el, 'message').length, 0, 'nothing of carol shown');
+    equal(part(el, 'greeting'), null, 'no greeting inviting a message that cannot be sent');
+    equal(parts(el, 'suggestion').length, 0, 'no suggestions to press');
     equal(errors.at(-1)?.kind, 'signed-out', 'chatbot-error says why');
     equal(errors.at(-1)?.status, 401);
 
@@ -214,10 +216,16 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     equal(outboxes.filter((e) => e.content === 'while signed out').length, 0, 'nothing in any outbox');
 
     unmountAll();
-    const later = await mount({ open: '', mode: 'inline', lang: 'de' }, namespace); // a page loaded signed out
+    const later = await mount({ open: '', mode: 'inline', lang: 'de', greeting: 'Hallo', suggestions: '["Preise?"]' }, namespace); // a page loaded signed out
     const { strings: german } = await import('../../src/ui/locales/de.js');
     await waitFor(() => part(later.el, 'error')?.textContent?.includes(german.errorSignedOut), 'the sign-in message, in German');
     equal(parts(later.el, 'message').length, 0, 'nothing shown');
+    equal(part(later.el, 'greeting'), null, 'no greeting');
+    equal(parts(later.el, 'suggestion').length, 0, 'no suggestions');
+
+    signIn(namespace, userNamed('carol')); // signed in again: the greeting and prompts come back
+    tabShownAgain();
+    await waitFor(() => part(later.el, 'greeting') && parts(later.el, 'suggestion').length === 1, 'greeting and suggestions again');
   });
 
   it('hears of a sign-out from a refused call (401): asks to sign in, and the message waits for its writer', async () => {

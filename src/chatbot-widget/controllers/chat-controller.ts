@@ -78,6 +78,11 @@ export class ChatController implements ReactiveController {
     if (!event.persisted && this.#pending) this.#sync.post({ type: 'left' });
   };
 
+  /** Nobody is signed in to the site (its login speaks for the visitor): nothing can be sent. */
+  get signedOut() {
+    return !!this.#connection?.visitor.signedOut;
+  }
+
   get #pending() {
     return this.sender.entries.some((e) => e.state === 'pending');
   }

@@ -83,6 +83,11 @@ export class Visitor {
     return this.#siteLogin;
   }
 
+  /** The handler speaks for the site's login and, as `/visitor` last said, nobody is signed in. */
+  get signedOut() {
+    return this.#siteLogin && !this.#identity;
+  }
+
   /**
    * The namespace of this identity's outbox and unread count: the endpoint's for a visitor token
    * (as kept since before signed-in users existed), one per user id for the site's login.
