@@ -285,6 +285,32 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     }
   });
 
+  it('keeps apart users whose ids differ only after a `|`: nothing of ann|x is read for ann', async () => {
+    const namespace = freshNamespace('signedin');
+    const ann = userNamed('ann');
+    const annX = `${ann}|x`;
+    signIn(namespace, annX);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('ann|x asks');
+    await waitForReplies(el, 1);
+    part(el, 'feedback-up')!.click();
+    await network(namespace, 'down');
+    await el.send('ann|x, unsent');
+    await waitFor(() => bubbleTexts(el, 'message-failed').includes('ann|x, unsent'), 'failed, kept in her outbox');
+    await network(namespace, 'up');
+
+    signIn(namespace, ann);
+    tabShownAgain();
+    await waitFor(async () => (await storedIdentity(namespace))?.userId === ann, 'the widget hears of ann');
+    await waitFor(() => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'connected as ann');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    equal(bubbleTexts(el).join('|'), '', 'nothing of ann|x shown to ann');
+    equal((await upstreamMessages(ann)).length, 0, 'nothing sent as ann');
+    const annsPrefixes = ['conversation', 'feedback', 'outbox|signed-in'].map((kind) => `${kind}|${absoluteEndpoint(namespace)}|${ann}|`);
+    const listedForAnn = (await idbEntries<string, unknown>(idbStore)).filter(([key]) => annsPrefixes.some((p) => key.startsWith(p)));
+    equal(listedForAnn.map(([key]) => key).join(' '), '', 'none of ann|x’s records under a prefix of ann’s');
+  });
+
   it('sends the page’s credentials as the credentials attribute says: include for a handler on another origin', async () => {
     const namespace = freshNamespace('signedin');
     signIn(namespace, userNamed('gil'));

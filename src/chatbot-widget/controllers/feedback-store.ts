@@ -10,7 +10,7 @@
  * waiting, whichever tab made it and across reloads.
  */
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
-import type { KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from './storage.js';
 
 /** A rating, as `chatbot-feedback` reports it. */
 export type FeedbackValue = ChatbotFeedbackDetail['value'];
@@ -36,6 +36,8 @@ export interface RatingRecord {
 }
 
 const prefixOf = (base: string) => `feedback|${base}|`;
+/** The storage key of a message's rating record, in a visitor's namespace (see {@link FeedbackStore.namespace}). */
+export const ratingKey = (namespace: string, messageId: string) => namespace + keyPart(messageId);
 const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
 /** Records of another shape (IndexedDB returns whatever was put there) are left out. */
 export const isRecord = (r: unknown): r is RatingRecord => {
@@ -62,7 +64,7 @@ export class FeedbackStore {
 
   /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
   use(base: string, userId: string) {
-    const namespace = `${prefixOf(base)}${userId}|`;
+    const namespace = `${prefixOf(base)}${keyPart(userId)}|`;
     if (namespace !== this.#namespace) this.#values = new Map();
     this.#namespace = namespace;
     this.#userId = userId;
@@ -105,7 +107,7 @@ export class FeedbackStore {
       delivered: false,
     };
     this.waiting = true;
-    await this.#storage.set(`${this.#namespace}${messageId}`, record);
+    await this.#storage.set(ratingKey(this.#namespace, messageId), record);
   }
 
   /** Forgets every rating of an endpoint, for every visitor. */

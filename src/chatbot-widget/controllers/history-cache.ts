@@ -9,7 +9,7 @@
 import type { ChatSession, Message } from '../../shared/types.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
-import type { KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from './storage.js';
 
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
@@ -93,11 +93,11 @@ export class HistoryCache {
   }
 
   get #namespace() {
-    return `${this.#base}|${this.#userId}`;
+    return `${this.#base}|${keyPart(this.#userId)}`;
   }
 
   #key(kind: string, id = '', namespace = this.#namespace) {
-    return `${kind}|${namespace}|${id}`;
+    return `${kind}|${namespace}|${keyPart(id)}`;
   }
 
   async #index(): Promise<CacheIndex> {

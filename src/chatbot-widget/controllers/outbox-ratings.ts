@@ -15,7 +15,7 @@
  * messages) is final: the choice is not sent again.
  */
 import { isAbort, type Connection } from './connection.js';
-import { isRecord, type FeedbackStore, type RatingRecord } from './feedback-store.js';
+import { isRecord, ratingKey, type FeedbackStore, type RatingRecord } from './feedback-store.js';
 import type { KeyValueStorage } from './storage.js';
 import { RequestFailure } from './transport.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
@@ -130,7 +130,7 @@ export class RatingsOutbox {
     const namespace = this.#store.namespace;
     if (!namespace) return [];
     const records = (await this.#storage.list<RatingRecord>(namespace)).filter(isRecord);
-    return records.filter((r) => !r.delivered).map((record) => ({ key: namespace + record.messageId, record }));
+    return records.filter((r) => !r.delivered).map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
   }
 
   /** The message's record as stored now, if it is still waiting. */

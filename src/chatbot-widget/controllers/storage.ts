@@ -5,6 +5,15 @@
  */
 import { createStore, get, set, del, update, promisifyRequest, type UseStore } from 'idb-keyval';
 
+/**
+ * One part of a storage key. Keys are parts joined with `|`, and a visitor's records are listed by
+ * key prefix: a user id holding `|` (the site's login names users as its `identify` likes) would
+ * make one user's prefix list another's records (`ann` would read `ann|x`'s). `%` and `|` are
+ * escaped as in a URL, so a part without them, as every key already written, stays as it was.
+ * The endpoint's base URL is the site's own setting and is kept as written.
+ */
+export const keyPart = (part: string) => part.replace(/%/g, '%25').replace(/\|/g, '%7C');
+
 export interface KeyValueStorage {
   /** Whether what is stored outlives the page (false once it fell back to memory). */
   readonly persistent: boolean;
