@@ -110,6 +110,7 @@ export class ChatController implements ReactiveController {
     };
     this.#context = context;
     this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
+    this.sender.onReplyKnown = (temporaryId, messageId) => void this.#carryRating(temporaryId, messageId);
     this.history = new SessionHistory(this.#cache, context);
     this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
@@ -374,6 +375,14 @@ export class ChatController implements ReactiveController {
     const rating = this.feedback.set(messageId, value, comment);
     this.#host.requestUpdate();
     await rating;
+    this.#sync.post({ type: 'changed' });
+    this.#deliverRatings();
+  }
+
+  /** A reply rated under its temporary id is known by its server id: the rating moves there and is sent. */
+  async #carryRating(temporaryId: string, messageId: string) {
+    if (!(await this.feedback.carry(temporaryId, messageId))) return;
+    this.#host.requestUpdate();
     this.#sync.post({ type: 'changed' });
     this.#deliverRatings();
   }

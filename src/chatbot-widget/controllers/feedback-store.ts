@@ -110,6 +110,23 @@ export class FeedbackStore {
     await this.#storage.set(ratingKey(this.#namespace, messageId), record);
   }
 
+  /**
+   * Moves a rating given on a reply under its temporary id to its server id, once known (only
+   * then can the handler take it). Resolves to whether there was one to move.
+   */
+  async carry(temporaryId: string, messageId: string): Promise<boolean> {
+    const namespace = this.#namespace;
+    const record = await this.#storage.get<RatingRecord>(ratingKey(namespace, temporaryId));
+    if (!isRecord(record)) return false;
+    const value = this.#values.get(temporaryId);
+    this.#values.delete(temporaryId);
+    if (value) this.#values.set(messageId, value);
+    this.waiting = true;
+    await this.#storage.set(ratingKey(namespace, messageId), { ...record, messageId });
+    await this.#storage.delete(ratingKey(namespace, temporaryId));
+    return true;
+  }
+
   /** Forgets every rating of an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     this.#values = new Map();

@@ -17,6 +17,7 @@
 import { isAbort, type Connection } from './connection.js';
 import { isRecord, ratingKey, type FeedbackStore, type RatingRecord } from './feedback-store.js';
 import type { KeyValueStorage } from './storage.js';
+import { isTemporaryReplyId } from './outbox-sender.js';
 import { RequestFailure } from './transport.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
 
@@ -130,7 +131,8 @@ export class RatingsOutbox {
     const namespace = this.#store.namespace;
     if (!namespace) return [];
     const records = (await this.#storage.list<RatingRecord>(namespace)).filter(isRecord);
-    return records.filter((r) => !r.delivered).map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
+    // A rating of a reply still under its temporary id waits until its server id is known.
+    return records.filter((r) => !r.delivered && !isTemporaryReplyId(r.messageId)).map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
   }
 
   /** The message's record as stored now, if it is still waiting. */

@@ -91,6 +91,14 @@ export interface OutboxRead {
   changesBefore: number;
 }
 
+/**
+ * The id of a reply shown before its server id is known (the handler named the question it
+ * stored but not the reply, or nothing): a rating given on it waits under this id until the
+ * reply is recognised in the conversation (see {@link OutboxSender.onReplyKnown}).
+ */
+export const temporaryReplyId = (localId: string) => `${localId}-reply`;
+export const isTemporaryReplyId = (id: string) => id.startsWith('local-') && id.endsWith('-reply');
+
 /** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
 const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored.question.id);
 
@@ -140,6 +148,9 @@ export class OutboxSender {
     this.typing = false;
     clearTimeout(this.#countdown);
   }
+
+  /** A reply shown under its temporary id is now known by its server id (its rating moves there). */
+  onReplyKnown: (temporaryId: string, messageId: string) => void = () => undefined;
 
   /** Confirmations so far: a revalidation notes it when it starts (see {@link reconcile}). */
   get confirmations() {
@@ -421,10 +432,24 @@ export class OutboxSender {
     const before = this.#confirmed.length;
     this.#confirmed = this.#confirmed.filter((c) => {
       if (!c.stored) return c.seq > seenSeq;
-      if (held(c, ids)) return false;
+      if (held(c, ids)) {
+        if (!c.stored.reply) this.#recogniseReply(c.localId, c.stored.question.id, server);
+        return false;
+      }
       return !(c.seq <= seenSeq && c.stored.question.chatSessionId !== sessionId);
     });
     return this.#confirmed.length !== before;
+  }
+
+  /**
+   * The reply to a question the handler named without its reply: the first assistant message
+   * after the question in the conversation (oldest first). Told so that a rating given on the
+   * reply under its temporary id goes with its server id.
+   */
+  #recogniseReply(localId: string, questionId: string, server: readonly Message[]) {
+    const after = server.slice(server.findIndex((m) => m.id === questionId) + 1);
+    const reply = after.find((m) => m.senderType === 'Bot');
+    if (reply) this.onReplyKnown(temporaryReplyId(localId), reply.id);
   }
 
   /** The bubbles after the server's messages: confirmed ones not in `server` yet, then the outbox. */
@@ -441,7 +466,17 @@ export class OutboxSender {
             : { key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' },
         );
         list.push(
-          reply ? toView(reply) : { key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' },
+          reply
+            ? toView(reply)
+            : {
+                key: temporaryReplyId(c.localId),
+                sender: 'bot',
+                text: c.reply,
+                createdAt: c.repliedAt,
+                state: 'sent',
+                // Without the question's id its server copy cannot be told apart: rated once shown.
+                ...(question ? {} : { unratable: true }),
+              },
         );
       }
     }
