@@ -223,9 +223,10 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     equal(part(later.el, 'greeting'), null, 'no greeting');
     equal(parts(later.el, 'suggestion').length, 0, 'no suggestions');
 
+    unmountAll();
     signIn(namespace, userNamed('carol')); // signed in again: the greeting and prompts come back
-    tabShownAgain();
-    await waitFor(() => part(later.el, 'greeting') && parts(later.el, 'suggestion').length === 1, 'greeting and suggestions again');
+    const signedIn = await mount({ open: '', mode: 'inline', greeting: 'Hallo', suggestions: '["Preise?"]' }, namespace);
+    await waitFor(() => part(signedIn.el, 'greeting') && parts(signedIn.el, 'suggestion').length === 1, 'greeting and suggestions again');
   });
 
   it('hears of a sign-out from a refused call (401): asks to sign in, and the message waits for its writer', async () => {
