@@ -1,6 +1,6 @@
 /**
  * Exactly once, from the browser's side: the whole path of a message from Send to "stored", in
- * this one file (about 430 lines, kept whole on purpose: each step below guards against a race
+ * this one file (about 500 lines, kept whole on purpose: each step below guards against a race
  * that another step opens, and split across files those pairs could no longer be read together).
  *
  * 1. Send puts an entry in the outbox (IndexedDB) with a fresh idempotency key, before any
