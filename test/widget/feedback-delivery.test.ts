@@ -57,7 +57,8 @@ describe('<chatbot-widget> ratings reach the handler', () => {
     await waitFor(async () => (await listing(namespace)) === JSON.stringify([{ messageId, value: 'down', comment: null }]), 'switched');
     part(el, 'feedback-down')!.click();
     await waitFor(async () => (await listing(namespace)) === '[]', 'taking it back removes it');
-    await waitFor(async () => (await keptRatings(namespace))[0]?.delivered === true, 'the take-back is marked delivered');
+    // Once the handler has the take-back there is nothing left to keep for that message.
+    await waitFor(async () => (await keptRatings(namespace)).length === 0, 'the delivered take-back is deleted');
   });
 
   it('delivers a rating given offline once back online: exactly once, the latest value', async () => {
@@ -132,5 +133,65 @@ describe('<chatbot-widget> ratings reach the handler', () => {
       JSON.stringify(recording.posts.map((p) => [p.body.messageId === own ? 'own' : 'refused', p.status])),
       '[["refused",404],["own",204]]',
     );
+  });
+  it('keeps a rating given on a reply before its server id is known, and sends it with that id', async () => {
+    const namespace = freshNamespace('rated');
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await connected(el);
+    // A handler that names the question it stored but not the reply, and a conversation whose
+    // refresh is held back: the reply shows under its temporary id meanwhile.
+    const original = window.fetch;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    window.fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      if (url.pathname.endsWith('/chatbot/messages')) await held;
+      const response = await original(input, init);
+      if (init?.method !== 'POST' || !url.pathname.endsWith('/chatbot/message') || !response.ok) return response;
+      const body = await response.json();
+      body.stored = body.stored.slice(0, 1);
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+    try {
+      await el.send('rate me early');
+      await waitFor(() => part(el, 'message-bot')?.dataset.key?.endsWith('-reply'), 'the reply under its temporary id');
+      part(el, 'feedback-up')!.click();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      equal(await listing(namespace), '[]', 'not sent under the temporary id');
+      release();
+      await waitFor(() => !part(el, 'message-bot')!.dataset.key!.endsWith('-reply'), 'the reply by its server id');
+    } finally {
+      window.fetch = original;
+    }
+    const messageId = part(el, 'message-bot')!.dataset.key!;
+    await waitFor(async () => (await listing(namespace)) === JSON.stringify([{ messageId, value: 'up', comment: null }]), 'listed');
+    equal(part(el, 'feedback-up')!.getAttribute('aria-pressed'), 'true', 'still shown as rated');
+  });
+  it('offers no thumbs on a reply whose server id cannot be learned (a handler naming nothing it stored) until its server copy shows', async () => {
+    const namespace = freshNamespace('rated');
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await connected(el);
+    const original = window.fetch;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    window.fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      if (url.pathname.endsWith('/chatbot/messages')) await held;
+      const response = await original(input, init);
+      if (init?.method !== 'POST' || !url.pathname.endsWith('/chatbot/message') || !response.ok) return response;
+      const body = await response.json();
+      delete body.stored;
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+    try {
+      await el.send('no ids');
+      await waitFor(() => part(el, 'message-bot')?.dataset.key?.endsWith('-reply'), 'the reply under its temporary id');
+      equal(part(el, 'feedback-up'), null, 'no thumbs a rating could not be kept for');
+      release();
+      await waitFor(() => !part(el, 'message-bot')!.dataset.key!.endsWith('-reply'), 'the reply by its server id');
+      await waitFor(() => part(el, 'feedback-up'), 'thumbs on the server copy');
+    } finally {
+      window.fetch = original;
+    }
   });
 });

@@ -2,7 +2,7 @@
 // messages of every cached conversation found offline and highlighted, a result opening its
 // conversation at its message, and the keyboard path. (Ranking and words: search-index.test.ts.)
 import { sendKeys } from '@web/test-runner-commands';
-import { assert, browserOnline, equal, network, part, parts, unmountAll, waitFor } from './support/helpers.js';
+import { assert, browserOnline, equal, mount, network, part, parts, unmountAll, waitFor, waitForReplies } from './support/helpers.js';
 import { visitorWithCachedSessions } from './support/cached-sessions.js';
 import type { ChatbotWidget } from '../../src/browser/index.js';
 
@@ -131,5 +131,22 @@ describe('<chatbot-widget> history search', () => {
     await el.updateComplete;
     equal((part(el, 'search-input') as HTMLInputElement).value, '', 'the box is empty');
     equal(results(el).length, 0, 'no result of the visitor forgotten');
+  });
+  it('finds a message sent while the box held its index, without the box losing focus', async () => {
+    const { el } = await mount({ open: '', mode: 'inline' });
+    await el.send('warm up');
+    await waitForReplies(el, 1);
+    part(el, 'history-button')!.click();
+    await waitFor(() => part(el, 'search-input'), 'the search box');
+    await el.updateComplete;
+    const input = part(el, 'search-input') as HTMLInputElement;
+    input.focus(); // the index is built now, from what is cached
+    await waitFor(searchCodeLoaded, 'the search code');
+    await el.send('Which zebra stripes?');
+    await waitForReplies(el, 2);
+    equal(el.shadowRoot!.activeElement, input, 'the box kept its focus');
+    await sendKeys({ type: 'zebra' });
+    await waitFor(() => results(el).length === 1, 'the message sent meanwhile, found');
+    equal(marks(results(el)[0]!).join(), 'zebra');
   });
 });

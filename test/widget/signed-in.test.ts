@@ -25,6 +25,7 @@ import {
   waitFor,
   waitForReplies,
 } from './support/helpers.js';
+import { recordRatingPosts } from './support/ratings.js';
 import { SIGNED_IN_COOKIE } from './support/signed-in-cookie.js';
 import { entries as idbEntries } from 'idb-keyval';
 
@@ -95,6 +96,13 @@ async function signedInOutbox(namespace: string, userId = '') {
   return (await idbEntries<string, { content: string; state: string }>(idbStore))
     .filter(([key]) => key.startsWith(prefix))
     .map(([, value]) => value);
+}
+
+/** The one rating a signed-in user gave, as the widget keeps it. */
+async function keptRating(namespace: string, userId: string) {
+  const prefix = `feedback|${absoluteEndpoint(namespace)}|${userId}|`;
+  const kept = (await idbEntries<string, { value: string; delivered: boolean }>(idbStore)).filter(([key]) => key.startsWith(prefix));
+  return kept[0]?.[1];
 }
 
 async function upstreamSessions(userId: string): Promise<{ id: string }[]> {
@@ -186,7 +194,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
   it('asks a signed-out visitor to sign in, shows nothing of the user and sends nothing', async () => {
     const namespace = freshNamespace('signedin');
     signIn(namespace, userNamed('carol'));
-    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    const { el } = await mount({ open: '', mode: 'inline', greeting: 'Hello there', suggestions: '["Pricing?"]' }, namespace);
     await el.send('carol asks');
     await waitForReplies(el, 1);
     const errors: ChatbotErrorDetail[] = [];
@@ -196,6 +204,8 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     tabShownAgain();
     await waitFor(() => part(el, 'error')?.textContent?.includes(english.errorSignedOut), 'the sign-in message');
     equal(parts(el, 'message').length, 0, 'nothing of carol shown');
+    equal(part(el, 'greeting'), null, 'no greeting inviting a message that cannot be sent');
+    equal(parts(el, 'suggestion').length, 0, 'no suggestions to press');
     equal(errors.at(-1)?.kind, 'signed-out', 'chatbot-error says why');
     equal(errors.at(-1)?.status, 401);
 
@@ -206,10 +216,17 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     equal(outboxes.filter((e) => e.content === 'while signed out').length, 0, 'nothing in any outbox');
 
     unmountAll();
-    const later = await mount({ open: '', mode: 'inline', lang: 'de' }, namespace); // a page loaded signed out
+    const later = await mount({ open: '', mode: 'inline', lang: 'de', greeting: 'Hallo', suggestions: '["Preise?"]' }, namespace); // a page loaded signed out
     const { strings: german } = await import('../../src/ui/locales/de.js');
     await waitFor(() => part(later.el, 'error')?.textContent?.includes(german.errorSignedOut), 'the sign-in message, in German');
     equal(parts(later.el, 'message').length, 0, 'nothing shown');
+    equal(part(later.el, 'greeting'), null, 'no greeting');
+    equal(parts(later.el, 'suggestion').length, 0, 'no suggestions');
+
+    unmountAll();
+    signIn(namespace, userNamed('carol')); // signed in again: the greeting and prompts come back
+    const signedIn = await mount({ open: '', mode: 'inline', greeting: 'Hallo', suggestions: '["Preise?"]' }, namespace);
+    await waitFor(() => part(signedIn.el, 'greeting') && parts(signedIn.el, 'suggestion').length === 1, 'greeting and suggestions again');
   });
 
   it('hears of a sign-out from a refused call (401): asks to sign in, and the message waits for its writer', async () => {
@@ -229,6 +246,70 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     tabShownAgain();
     await waitFor(() => bubbleTexts(el).includes('You said: written as fay, after she signed out'), 'sent as hers, once back', 10_000);
     equal((await upstreamMessages(user)).filter((m) => m.text.startsWith('written as fay')).length, 1, 'stored once');
+  });
+
+  it('sends nothing of a user who signed out as the next one: back online, their message and rating wait for them', async () => {
+    const namespace = freshNamespace('signedin');
+    const alice = userNamed('alice');
+    const bob = userNamed('bob');
+    signIn(namespace, alice);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('alice asks');
+    await waitForReplies(el, 1);
+    await network(namespace, 'down');
+    part(el, 'feedback-up')!.click();
+    await el.send('alice, written offline');
+    await waitFor(() => bubbleTexts(el, 'message-failed').includes('alice, written offline'), 'failed, kept in her outbox');
+    const ratings = recordRatingPosts();
+    try {
+      // Bob signs in on another page of the site; this tab is not told until it asks.
+      signIn(namespace, bob);
+      await network(namespace, 'up');
+      window.dispatchEvent(new Event('online'));
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // what the online event would send is on its way
+      equal((await upstreamMessages(bob)).filter((m) => m.text.startsWith('alice')).length, 0, 'alice’s message not sent as bob');
+      equal(ratings.posts.length, 0, 'alice’s rating not sent as bob');
+      equal((await storedIdentity(namespace))?.userId, bob, 'the widget asked who is signed in');
+      equal((await signedInOutbox(namespace, alice)).map((e) => e.content).join('|'), 'alice, written offline', 'still in her outbox');
+      const kept = await keptRating(namespace, alice);
+      equal(`${kept?.value} ${kept?.delivered}`, 'up false', 'her rating waits');
+
+      signIn(namespace, alice); // she comes back
+      tabShownAgain();
+      await waitFor(async () => (await keptRating(namespace, alice))?.delivered, 'her rating sent as hers');
+      equal(ratings.posts.length, 1, 'once');
+      // The online event had made it pending again: it goes once its writer is signed in.
+      await waitFor(() => bubbleTexts(el).includes('You said: alice, written offline'), 'sent as hers');
+      equal((await upstreamMessages(alice)).filter((m) => m.text === 'alice, written offline').length, 1, 'stored once');
+    } finally {
+      ratings.stop();
+    }
+  });
+
+  it('keeps apart users whose ids differ only after a `|`: nothing of ann|x is read for ann', async () => {
+    const namespace = freshNamespace('signedin');
+    const ann = userNamed('ann');
+    const annX = `${ann}|x`;
+    signIn(namespace, annX);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('ann|x asks');
+    await waitForReplies(el, 1);
+    part(el, 'feedback-up')!.click();
+    await network(namespace, 'down');
+    await el.send('ann|x, unsent');
+    await waitFor(() => bubbleTexts(el, 'message-failed').includes('ann|x, unsent'), 'failed, kept in her outbox');
+    await network(namespace, 'up');
+
+    signIn(namespace, ann);
+    tabShownAgain();
+    await waitFor(async () => (await storedIdentity(namespace))?.userId === ann, 'the widget hears of ann');
+    await waitFor(() => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'connected as ann');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    equal(bubbleTexts(el).join('|'), '', 'nothing of ann|x shown to ann');
+    equal((await upstreamMessages(ann)).length, 0, 'nothing sent as ann');
+    const annsPrefixes = ['conversation', 'feedback', 'outbox|signed-in'].map((kind) => `${kind}|${absoluteEndpoint(namespace)}|${ann}|`);
+    const listedForAnn = (await idbEntries<string, unknown>(idbStore)).filter(([key]) => annsPrefixes.some((p) => key.startsWith(p)));
+    equal(listedForAnn.map(([key]) => key).join(' '), '', 'none of ann|x’s records under a prefix of ann’s');
   });
 
   it('sends the page’s credentials as the credentials attribute says: include for a handler on another origin', async () => {

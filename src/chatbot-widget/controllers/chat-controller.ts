@@ -1,4 +1,4 @@
-// Longer than a file should be (about 390 lines): the lifecycle of a connection is read here in
+// Longer than a file should be (about 440 lines): the lifecycle of a connection is read here in
 // one place, in the order its steps guard each other (start, whose records are read, who a
 // message is written for, a change of user, tab notes, reset); the records themselves are in
 // visitor-records.ts and who the visitor is in identity/. The next to move out is the choice of
@@ -64,7 +64,8 @@ export class ChatController implements ReactiveController {
   /** Back online: failures the network caused are sent again, with their keys, and waiting ratings. */
   readonly #onOnline = () => {
     void this.sender.retryNetworkFailures();
-    this.#deliverRatings();
+    // The code that sends ratings loads only when one is waiting.
+    if (this.feedback.waiting) this.#deliverRatings();
   };
   /**
    * This tab stops sending for good (its page is closed, not kept for the back button; or the
@@ -76,6 +77,11 @@ export class ChatController implements ReactiveController {
   readonly #onLeave = (event: PageTransitionEvent) => {
     if (!event.persisted && this.#pending) this.#sync.post({ type: 'left' });
   };
+
+  /** Nobody is signed in to the site (its login speaks for the visitor): nothing can be sent. */
+  get signedOut() {
+    return !!this.#connection?.visitor.signedOut;
+  }
 
   get #pending() {
     return this.sender.entries.some((e) => e.state === 'pending');
@@ -104,6 +110,7 @@ export class ChatController implements ReactiveController {
     };
     this.#context = context;
     this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
+    this.sender.onReplyKnown = (temporaryId, messageId) => void this.#carryRating(temporaryId, messageId);
     this.history = new SessionHistory(this.#cache, context);
     this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
@@ -368,6 +375,14 @@ export class ChatController implements ReactiveController {
     const rating = this.feedback.set(messageId, value, comment);
     this.#host.requestUpdate();
     await rating;
+    this.#sync.post({ type: 'changed' });
+    this.#deliverRatings();
+  }
+
+  /** A reply rated under its temporary id is known by its server id: the rating moves there and is sent. */
+  async #carryRating(temporaryId: string, messageId: string) {
+    if (!(await this.feedback.carry(temporaryId, messageId))) return;
+    this.#host.requestUpdate();
     this.#sync.post({ type: 'changed' });
     this.#deliverRatings();
   }

@@ -40,6 +40,8 @@ export class Conversation {
    * panel counts them as unread unless the visitor is looking.
    */
   onReplies: (count: number) => void = () => undefined;
+  /** A conversation was written to the cache (the history search, built from it, is built again). */
+  onCached: () => void = () => undefined;
   #connection: Connection | undefined;
   #revalidating: Promise<void> | undefined;
   #again = false;
@@ -163,6 +165,7 @@ export class Conversation {
       this.#sender.reconcile(latest.id, this.current.messages, seen);
       await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;
+      this.onCached();
       if (this.viewing === latest.id) this.viewing = undefined;
       if (arrived) this.onReplies(arrived);
       this.#context.changed();
@@ -202,6 +205,7 @@ export class Conversation {
         if (conversation.messages.length > before || page >= response.totalPages) break;
       }
       await this.#cache.saveConversation(conversation);
+      this.onCached();
       this.#context.changed();
     } catch (error) {
       if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
@@ -233,6 +237,7 @@ export class Conversation {
         totalItems: Math.max(page.totalItems, page.data.length),
       };
       await this.#cache.saveConversation(this.viewed);
+      this.onCached();
     } catch (error) {
       if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
     }

@@ -10,7 +10,7 @@
  * waiting, whichever tab made it and across reloads.
  */
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
-import type { KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from './storage.js';
 
 /** A rating, as `chatbot-feedback` reports it. */
 export type FeedbackValue = ChatbotFeedbackDetail['value'];
@@ -26,11 +26,18 @@ export interface RatingRecord {
    * choice it sent, so a newer one made meanwhile, in any tab, is sent after it.
    */
   choice?: string;
+  /**
+   * The user id that made this choice: with the site's login it is sent only while `/visitor`
+   * names that user (outbox-ratings.ts). Absent in a record kept before writers were noted.
+   */
+  writer?: string;
   /** The handler has this choice, or refused it for good: nothing left to send. */
   delivered?: boolean;
 }
 
 const prefixOf = (base: string) => `feedback|${base}|`;
+/** The storage key of a message's rating record, in a visitor's namespace (see {@link FeedbackStore.namespace}). */
+export const ratingKey = (namespace: string, messageId: string) => namespace + keyPart(messageId);
 const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
 /** Records of another shape (IndexedDB returns whatever was put there) are left out. */
 export const isRecord = (r: unknown): r is RatingRecord => {
@@ -41,6 +48,7 @@ export const isRecord = (r: unknown): r is RatingRecord => {
 export class FeedbackStore {
   #values = new Map<string, FeedbackValue>();
   #namespace = '';
+  #userId = '';
   /** The last read found choices the handler does not have yet. */
   waiting = false;
 
@@ -56,9 +64,15 @@ export class FeedbackStore {
 
   /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
   use(base: string, userId: string) {
-    const namespace = `${prefixOf(base)}${userId}|`;
+    const namespace = `${prefixOf(base)}${keyPart(userId)}|`;
     if (namespace !== this.#namespace) this.#values = new Map();
     this.#namespace = namespace;
+    this.#userId = userId;
+  }
+
+  /** The user whose ratings these are. */
+  get userId() {
+    return this.#userId;
   }
 
   /** The visitor's rating of a message, if any. */
@@ -84,9 +98,33 @@ export class FeedbackStore {
     if (value) this.#values.set(messageId, value);
     else this.#values.delete(messageId);
     const choice = Math.random().toString(36).slice(2);
-    const record: RatingRecord = { messageId, value: value ?? null, ...(comment ? { comment } : {}), choice, delivered: false };
+    const record: RatingRecord = {
+      messageId,
+      value: value ?? null,
+      ...(comment ? { comment } : {}),
+      choice,
+      ...(this.#userId ? { writer: this.#userId } : {}),
+      delivered: false,
+    };
     this.waiting = true;
-    await this.#storage.set(`${this.#namespace}${messageId}`, record);
+    await this.#storage.set(ratingKey(this.#namespace, messageId), record);
+  }
+
+  /**
+   * Moves a rating given on a reply under its temporary id to its server id, once known (only
+   * then can the handler take it). Resolves to whether there was one to move.
+   */
+  async carry(temporaryId: string, messageId: string): Promise<boolean> {
+    const namespace = this.#namespace;
+    const record = await this.#storage.get<RatingRecord>(ratingKey(namespace, temporaryId));
+    if (!isRecord(record)) return false;
+    const value = this.#values.get(temporaryId);
+    this.#values.delete(temporaryId);
+    if (value) this.#values.set(messageId, value);
+    this.waiting = true;
+    await this.#storage.set(ratingKey(namespace, messageId), { ...record, messageId });
+    await this.#storage.delete(ratingKey(namespace, temporaryId));
+    return true;
   }
 
   /** Forgets every rating of an endpoint, for every visitor. */

@@ -9,7 +9,7 @@
 import type { ChatSession, Message } from '../../shared/types.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
-import type { KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from './storage.js';
 
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;
@@ -93,11 +93,11 @@ export class HistoryCache {
   }
 
   get #namespace() {
-    return `${this.#base}|${this.#userId}`;
+    return `${this.#base}|${keyPart(this.#userId)}`;
   }
 
-  #key(kind: string, id = '') {
-    return `${kind}|${this.#namespace}|${id}`;
+  #key(kind: string, id = '', namespace = this.#namespace) {
+    return `${kind}|${namespace}|${keyPart(id)}`;
   }
 
   async #index(): Promise<CacheIndex> {
@@ -109,12 +109,22 @@ export class HistoryCache {
   }
 
   async setCurrentSessionId(sessionId: string) {
-    const index = await this.#index();
-    if (index.current === sessionId) return;
-    index.current = sessionId;
-    // The first-paint record shows the old current conversation: gone until the new one is saved.
-    dropFirstPaint(this.#base);
-    await this.#storage.set(this.#key('index'), index);
+    const base = this.#base;
+    await this.#updateIndex((index) => {
+      if (index.current === sessionId) return index;
+      // The first-paint record shows the old current conversation: gone until the new one is saved.
+      dropFirstPaint(base);
+      return { ...index, current: sessionId };
+    });
+  }
+
+  /**
+   * Changes the index in one transaction: read, changed and written with no other write in
+   * between. Saves run side by side (the search's prefetch, the conversation shown, other tabs),
+   * and a read followed by a separate write would lose what another wrote meanwhile.
+   */
+  #updateIndex(change: (index: CacheIndex) => CacheIndex) {
+    return this.#storage.update<CacheIndex>(this.#key('index'), (stored) => change(stored ?? { entries: {} }));
   }
 
   loadSessions() {
@@ -145,25 +155,28 @@ export class HistoryCache {
     // As when asked: a new visitor may be in use by the time the index is read.
     const base = this.#base;
     const userId = this.#userId;
+    const namespace = this.#namespace;
     const messages = conversation.messages.slice(-MAX_MESSAGES_PER_SESSION);
-    await this.#storage.set(this.#key('conversation', conversation.sessionId), { ...conversation, messages });
-    const index = await this.#index();
+    await this.#storage.set(this.#key('conversation', conversation.sessionId, namespace), { ...conversation, messages });
+    let evicted: string[] = [];
+    const index = await this.#storage.update<CacheIndex>(this.#key('index', '', namespace), (stored) => {
+      const entries = { ...stored?.entries, [conversation.sessionId]: storedEntry({ opened: used, held: messages.length }) };
+      const sessions = Object.entries(entries)
+        .map(([id, entry]) => ({ id, ...entryOf(entry) }))
+        .sort((a, b) => a.opened - b.opened);
+      let total = sessions.reduce((sum, { held }) => sum + held, 0);
+      evicted = [];
+      for (const { id, held } of sessions) {
+        if (total <= MAX_CACHED_MESSAGES && sessions.length - evicted.length <= MAX_CACHED_SESSIONS) break;
+        if (id === conversation.sessionId || id === stored?.current) continue;
+        total -= held;
+        delete entries[id];
+        evicted.push(id);
+      }
+      return { ...stored, entries };
+    });
     if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
-    index.entries[conversation.sessionId] = storedEntry({ opened: used, held: messages.length });
-    const sessions = Object.entries(index.entries)
-      .map(([id, stored]) => ({ id, ...entryOf(stored) }))
-      .sort((a, b) => a.opened - b.opened);
-    let total = sessions.reduce((sum, { held }) => sum + held, 0);
-    const evicted: string[] = [];
-    for (const { id, held } of sessions) {
-      if (total <= MAX_CACHED_MESSAGES && sessions.length - evicted.length <= MAX_CACHED_SESSIONS) break;
-      if (id === conversation.sessionId || id === index.current) continue;
-      total -= held;
-      delete index.entries[id];
-      evicted.push(id);
-    }
-    await Promise.all(evicted.map((id) => this.#storage.delete(this.#key('conversation', id))));
-    await this.#storage.set(this.#key('index'), index);
+    await Promise.all(evicted.map((id) => this.#storage.delete(this.#key('conversation', id, namespace))));
   }
 
   /** sessionId → first line, for the history pane. */

@@ -15,8 +15,9 @@
  * messages) is final: the choice is not sent again.
  */
 import { isAbort, type Connection } from './connection.js';
-import { isRecord, type FeedbackStore, type RatingRecord } from './feedback-store.js';
+import { isRecord, ratingKey, type FeedbackStore, type RatingRecord } from './feedback-store.js';
 import type { KeyValueStorage } from './storage.js';
+import { isTemporaryReplyId } from './outbox-sender.js';
 import { RequestFailure } from './transport.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
 
@@ -98,9 +99,12 @@ export class RatingsOutbox {
       if (!waiting) continue;
       const { messageId, value, comment } = waiting.record;
       try {
+        if (!(await this.#writerSignedIn(connection, waiting.record))) return;
         await visitor.request('POST', '/feedback', { body: { messageId, value, ...(comment ? { comment } : {}) }, signal });
       } catch (error) {
         if (signal.aborted || isAbort(error)) return;
+        // Nobody signed in: the choice waits for its writer, whose sign-in starts a new delivery.
+        if (error instanceof RequestFailure && error.kind === 'signed-out') return;
         if (!(error instanceof RequestFailure) || PASSING_FAILURES.has(error.kind)) return this.#later(connection, error);
         // Refused for good: sending it again would be refused again.
       }
@@ -109,12 +113,26 @@ export class RatingsOutbox {
     }
   }
 
+  /**
+   * With the site's login the page's cookies say who rates, and they may have changed since the
+   * choice was made: `/visitor` is asked before each one goes, and only a choice made by the user
+   * it names is sent (another answer starts the widget over for that user; the choice waits for
+   * its writer).
+   */
+  async #writerSignedIn({ visitor, signal }: Connection, record: RatingRecord): Promise<boolean> {
+    if (!visitor.siteLogin) return true;
+    const writer = record.writer ?? this.#store.userId;
+    const now = await visitor.confirmed(signal);
+    return !!now && now.userId === writer;
+  }
+
   /** The visitor's choices the handler does not have yet, read from storage (any tab may have made them). */
   async #waiting(): Promise<WaitingRating[]> {
     const namespace = this.#store.namespace;
     if (!namespace) return [];
     const records = (await this.#storage.list<RatingRecord>(namespace)).filter(isRecord);
-    return records.filter((r) => !r.delivered).map((record) => ({ key: namespace + record.messageId, record }));
+    // A rating of a reply still under its temporary id waits until its server id is known.
+    return records.filter((r) => !r.delivered && !isTemporaryReplyId(r.messageId)).map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
   }
 
   /** The message's record as stored now, if it is still waiting. */
@@ -123,11 +141,14 @@ export class RatingsOutbox {
     return isRecord(record) && !record.delivered ? { key, record } : undefined;
   }
 
-  /** Marks a choice delivered, unless a newer one replaced it meanwhile (that one is still to send). */
+  /**
+   * Marks a choice delivered, unless a newer one replaced it meanwhile (that one is still to send).
+   * A rating taken back leaves nothing to remember once the handler has it: its record is deleted.
+   */
   async #delivered({ key, record }: WaitingRating) {
-    await this.#storage.update<RatingRecord | undefined>(key, (stored) =>
-      stored && stored.choice === record.choice ? { ...stored, delivered: true } : stored,
-    );
+    const same = (stored: RatingRecord | undefined) => !!stored && stored.choice === record.choice;
+    if (record.value === null) return this.#storage.deleteIf<RatingRecord>(key, same);
+    await this.#storage.update<RatingRecord | undefined>(key, (stored) => (same(stored) ? { ...stored!, delivered: true } : stored));
   }
 
   /** Tries again after a pause; offline, when the browser is back online (see the controller's `online` listener). */

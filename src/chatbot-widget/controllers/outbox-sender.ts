@@ -1,6 +1,6 @@
 /**
  * Exactly once, from the browser's side: the whole path of a message from Send to "stored", in
- * this one file (about 430 lines, kept whole on purpose: each step below guards against a race
+ * this one file (about 500 lines, kept whole on purpose: each step below guards against a race
  * that another step opens, and split across files those pairs could no longer be read together).
  *
  * 1. Send puts an entry in the outbox (IndexedDB) with a fresh idempotency key, before any
@@ -91,6 +91,14 @@ export interface OutboxRead {
   changesBefore: number;
 }
 
+/**
+ * The id of a reply shown before its server id is known (the handler named the question it
+ * stored but not the reply, or nothing): a rating given on it waits under this id until the
+ * reply is recognised in the conversation (see {@link OutboxSender.onReplyKnown}).
+ */
+export const temporaryReplyId = (localId: string) => `${localId}-reply`;
+export const isTemporaryReplyId = (id: string) => id.startsWith('local-') && id.endsWith('-reply');
+
 /** Whether the conversation holds the server copy of a confirmed message: by the question's id. */
 const held = (confirmed: Confirmed, ids: ReadonlySet<string>) => !!confirmed.stored && ids.has(confirmed.stored.question.id);
 
@@ -141,6 +149,9 @@ export class OutboxSender {
     clearTimeout(this.#countdown);
   }
 
+  /** A reply shown under its temporary id is now known by its server id (its rating moves there). */
+  onReplyKnown: (temporaryId: string, messageId: string) => void = () => undefined;
+
   /** Confirmations so far: a revalidation notes it when it starts (see {@link reconcile}). */
   get confirmations() {
     return this.#seq;
@@ -155,6 +166,7 @@ export class OutboxSender {
     if (!connection) return undefined;
     const host = this.#context.host;
     const localId = newLocalId();
+    const writer = (await connection.visitor.stored())?.userId;
     if (!emit(host, 'chatbot-send', { text: content, localId, ...(file ? { file } : {}) }, { cancelable: true })) return undefined;
     const entry: OutboxEntry = {
       localId,
@@ -165,6 +177,7 @@ export class OutboxSender {
       attempts: 0,
       ...(file ? { file } : {}),
       ...(host.userName ? { name: host.userName } : {}),
+      ...(writer ? { writer } : {}),
     };
     this.#touch(localId);
     this.entries = [...this.entries, entry];
@@ -251,7 +264,11 @@ export class OutboxSender {
         const next = this.entries.find((e) => e.state === 'pending');
         if (!next || connection.signal.aborted) break;
         if (!tried.has(next.localId)) release?.();
-        await this.#withLock(connection, () => this.#deliver(connection, next.localId));
+        let writerSignedIn = true;
+        await this.#withLock(connection, async () => {
+          writerSignedIn = await this.#deliver(connection, next.localId);
+        });
+        if (!writerSignedIn) break;
       }
     } catch (error) {
       if (!isAbort(error)) throw error;
@@ -272,18 +289,29 @@ export class OutboxSender {
     await locks.request(`chatbot-widget-outbox|${connection.visitor.base}`, { signal: connection.signal }, action);
   }
 
-  /** One attempt at one entry, holding the lock. */
-  async #deliver(connection: Connection, localId: string) {
+  /**
+   * One attempt at one entry, holding the lock. Resolves to false when its writer is not the user
+   * signed in now: it is not sent, and waits in their outbox (the pump stops).
+   */
+  async #deliver(connection: Connection, localId: string): Promise<boolean> {
     const { signal, visitor } = connection;
     // Another tab may have sent it, or marked it failed, while this one waited for the lock.
     const stored = await this.#outbox.get(localId);
-    if (signal.aborted) return;
+    if (signal.aborted) return true;
     if (!stored || stored.state !== 'pending') {
       this.#touch(localId); // newer than a read begun before another tab's change
       if (stored) this.#replace(stored);
       else this.entries = this.entries.filter((e) => e.localId !== localId);
       this.#context.host.requestUpdate();
-      return;
+      return true;
+    }
+    try {
+      if (!(await this.#writerSignedIn(connection, stored))) return false;
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return true;
+      if (error instanceof RequestFailure && error.kind === 'signed-out') return false;
+      await this.#fail(stored, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
+      return true;
     }
     const entry: OutboxEntry = { ...stored, attempts: stored.attempts + 1 };
     await this.#outbox.put(entry);
@@ -301,8 +329,9 @@ export class OutboxSender {
           });
           // Ended meanwhile (reload, reset): the entry stays pending in the outbox, and whoever
           // picks it up sends the same key, which the handler answers without storing again.
-          if (signal.aborted) return;
-          return await this.#confirm(entry, answer);
+          if (signal.aborted) return true;
+          await this.#confirm(entry, answer);
+          return true;
         } catch (error) {
           const delay = GATEWAY_RETRY_DELAYS_MS[retry];
           if (error instanceof RequestFailure && GATEWAY_STATUSES.has(error.status) && delay !== undefined && !signal.aborted) {
@@ -313,11 +342,26 @@ export class OutboxSender {
         }
       }
     } catch (error) {
-      if (signal.aborted || isAbort(error)) return;
+      if (signal.aborted || isAbort(error)) return true;
       await this.#fail(entry, error instanceof RequestFailure ? error : new RequestFailure('server', 0, String(error)));
+      return true;
     } finally {
       this.#sending = undefined;
     }
+  }
+
+  /**
+   * With the site's login the page's cookies say who sends, and they may have changed since the
+   * entry was written (signed out, someone else signed in, in another tab): `/visitor` is asked
+   * before every send, and only an entry written as the user it names goes. Another answer is
+   * heard by the controller too, which starts over for that user. A visitor token's entries go
+   * with the token's identity, renewed or new (the same person on this device).
+   */
+  async #writerSignedIn({ visitor, signal }: Connection, entry: OutboxEntry): Promise<boolean> {
+    if (!visitor.siteLogin) return true;
+    const writer = entry.writer ?? (await visitor.stored())?.userId;
+    const now = await visitor.confirmed(signal);
+    return !!now && now.userId === writer;
   }
 
   async #confirm(entry: OutboxEntry, answer: SendAnswer) {
@@ -388,10 +432,24 @@ export class OutboxSender {
     const before = this.#confirmed.length;
     this.#confirmed = this.#confirmed.filter((c) => {
       if (!c.stored) return c.seq > seenSeq;
-      if (held(c, ids)) return false;
+      if (held(c, ids)) {
+        if (!c.stored.reply) this.#recogniseReply(c.localId, c.stored.question.id, server);
+        return false;
+      }
       return !(c.seq <= seenSeq && c.stored.question.chatSessionId !== sessionId);
     });
     return this.#confirmed.length !== before;
+  }
+
+  /**
+   * The reply to a question the handler named without its reply: the first assistant message
+   * after the question in the conversation (oldest first). Told so that a rating given on the
+   * reply under its temporary id goes with its server id.
+   */
+  #recogniseReply(localId: string, questionId: string, server: readonly Message[]) {
+    const after = server.slice(server.findIndex((m) => m.id === questionId) + 1);
+    const reply = after.find((m) => m.senderType === 'Bot');
+    if (reply) this.onReplyKnown(temporaryReplyId(localId), reply.id);
   }
 
   /** The bubbles after the server's messages: confirmed ones not in `server` yet, then the outbox. */
@@ -408,7 +466,17 @@ export class OutboxSender {
             : { key: c.localId, sender: 'user', text: c.content, url: c.file, createdAt: c.createdAt, state: 'sent' },
         );
         list.push(
-          reply ? toView(reply) : { key: `${c.localId}-reply`, sender: 'bot', text: c.reply, createdAt: c.repliedAt, state: 'sent' },
+          reply
+            ? toView(reply)
+            : {
+                key: temporaryReplyId(c.localId),
+                sender: 'bot',
+                text: c.reply,
+                createdAt: c.repliedAt,
+                state: 'sent',
+                // Without the question's id its server copy cannot be told apart: rated once shown.
+                ...(question ? {} : { unratable: true }),
+              },
         );
       }
     }

@@ -18,6 +18,12 @@ export interface OutboxEntry {
   content: string;
   file?: string;
   name?: string;
+  /**
+   * The user id it was written as. With the site's login it goes out only while `/visitor` names
+   * that same user (see OutboxSender); absent in an entry kept before writers were noted, or
+   * written before a visitor token existed.
+   */
+  writer?: string;
   /** When the visitor pressed Send (browser clock, ISO 8601). */
   createdAt: string;
   state: 'pending' | 'failed';

@@ -5,6 +5,15 @@
  */
 import { createStore, get, set, del, update, promisifyRequest, type UseStore } from 'idb-keyval';
 
+/**
+ * One part of a storage key. Keys are parts joined with `|`, and a visitor's records are listed by
+ * key prefix: a user id holding `|` (the site's login names users as its `identify` likes) would
+ * make one user's prefix list another's records (`ann` would read `ann|x`'s). `%` and `|` are
+ * escaped as in a URL, so a part without them, as every key already written, stays as it was.
+ * The endpoint's base URL is the site's own setting and is kept as written.
+ */
+export const keyPart = (part: string) => part.replace(/%/g, '%25').replace(/\|/g, '%7C');
+
 export interface KeyValueStorage {
   /** Whether what is stored outlives the page (false once it fell back to memory). */
   readonly persistent: boolean;
@@ -13,6 +22,8 @@ export interface KeyValueStorage {
   /** Sets a key from its current value in one transaction (no other tab writes in between). */
   update<T>(key: string, change: (current: T | undefined) => T): Promise<T>;
   delete(key: string): Promise<void>;
+  /** Deletes a key if its current value passes `when`, in one transaction (no other tab writes in between). */
+  deleteIf<T>(key: string, when: (current: T | undefined) => boolean): Promise<void>;
   /** Removes every key that starts with `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
   /** Every value whose key starts with `prefix`, in key order. */
@@ -35,6 +46,9 @@ class MemoryStorage implements KeyValueStorage {
   }
   async delete(key: string) {
     this.#map.delete(key);
+  }
+  async deleteIf<T>(key: string, when: (current: T | undefined) => boolean) {
+    if (when(structuredClone(this.#map.get(key)) as T | undefined)) this.#map.delete(key);
   }
   async deletePrefix(prefix: string) {
     for (const key of [...this.#map.keys()]) if (key.startsWith(prefix)) this.#map.delete(key);
@@ -99,6 +113,28 @@ class FallbackStorage implements KeyValueStorage {
     return this.#run(
       (s) => del(key, s),
       (m) => m.delete(key),
+    );
+  }
+  deleteIf<T>(key: string, when: (current: T | undefined) => boolean) {
+    return this.#run(
+      (s) =>
+        s(
+          'readwrite',
+          (store) =>
+            new Promise<void>((resolve, reject) => {
+              const request = store.get(key);
+              request.onerror = () => reject(request.error ?? new Error(`IndexedDB could not read ${key}`));
+              request.onsuccess = () => {
+                try {
+                  if (when(request.result as T | undefined)) store.delete(key);
+                  resolve(promisifyRequest(store.transaction) as Promise<void>);
+                } catch (error) {
+                  reject(error);
+                }
+              };
+            }),
+        ),
+      (m) => m.deleteIf(key, when),
     );
   }
   deletePrefix(prefix: string) {

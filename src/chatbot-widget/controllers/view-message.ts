@@ -14,6 +14,8 @@ export interface ViewMessage {
   url?: string;
   createdAt: string;
   state: 'sent' | 'pending' | 'failed';
+  /** A reply whose server id cannot be learned (the handler named nothing it stored): no thumbs until its server copy shows. */
+  unratable?: boolean;
   /** The outbox entry behind a pending or failed bubble. */
   entry?: OutboxEntry;
 }

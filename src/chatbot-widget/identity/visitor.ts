@@ -15,7 +15,7 @@
  */
 import type { Envelope } from '../../shared/types.js';
 import { rememberVisitor } from '../controllers/first-paint-record.js';
-import type { KeyValueStorage } from '../controllers/storage.js';
+import { keyPart, type KeyValueStorage } from '../controllers/storage.js';
 import { RequestFailure, type RequestOptions, type Transport } from '../controllers/transport.js';
 import { Revocations } from './revocations.js';
 
@@ -45,7 +45,7 @@ const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Where the records of the site's signed-in users are kept for an endpoint, each user's under
- * `<this>|<user id>`: apart from a visitor token's (under the endpoint itself), so that no
+ * `<this>|<user id>` (its `|` escaped, see keyPart): apart from a visitor token's (under the endpoint itself), so that no
  * prefix of one lists the other's.
  */
 export const signedInNamespace = (base: string) => `signed-in|${base}`;
@@ -83,12 +83,17 @@ export class Visitor {
     return this.#siteLogin;
   }
 
+  /** The handler speaks for the site's login and, as `/visitor` last said, nobody is signed in. */
+  get signedOut() {
+    return this.#siteLogin && !this.#identity;
+  }
+
   /**
    * The namespace of this identity's outbox and unread count: the endpoint's for a visitor token
    * (as kept since before signed-in users existed), one per user id for the site's login.
    */
   get namespace() {
-    return this.#siteLogin ? `${signedInNamespace(this.base)}|${this.#identity?.userId ?? ''}` : this.base;
+    return this.#siteLogin ? `${signedInNamespace(this.base)}|${keyPart(this.#identity?.userId ?? '')}` : this.base;
   }
 
   /**

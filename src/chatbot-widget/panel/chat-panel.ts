@@ -145,7 +145,9 @@ export class ChatPanel {
     const t = host.text;
     const { chat } = this;
     const c = chat.conversation;
-    const empty = c.messages.length === 0 && chat.ready && !c.viewing;
+    // Signed out, the greeting and the prompts would invite a message that cannot be sent: the
+    // panel shows only why (the sign-in line).
+    const empty = c.messages.length === 0 && chat.ready && !c.viewing && !chat.signedOut;
     const list: MessageListView = {
       chat,
       messages: this.#messages,

@@ -2,7 +2,8 @@
  * The search box of the history pane: the visitor's own messages of every cached conversation,
  * found offline. The index and its code (src/chatbot-widget/search/) load when the visitor first uses
  * the box, as a chunk of their own; the index is built again from the cache each time the box
- * takes focus, so it holds what was cached since.
+ * takes focus, and whenever a conversation is cached while it holds one, so it holds what was
+ * cached since.
  *
  * Keyboard: type to search; Down or Tab reaches the results, Up and Down move between them,
  * Enter opens one; Escape clears the search (a second Escape closes the pane, as before).

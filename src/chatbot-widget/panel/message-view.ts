@@ -55,7 +55,7 @@ export function renderMessage(message: ViewMessage, context: MessageViewContext)
       <time datetime=${message.createdAt}>${context.time.format(message.createdAt)}</time>
       ${message.state === 'pending' ? html`<span>${t.pending}</span>` : nothing}
       ${reply ? context.copy.messageButton(message.key, inertText(message.text), t) : nothing}
-      ${sender === 'bot' && !message.unknownSender ? context.feedback.render(message.key, t) : nothing}
+      ${sender === 'bot' && !message.unknownSender && !message.unratable ? context.feedback.render(message.key, t) : nothing}
       ${
         message.state === 'failed'
           ? html`<span>${t.failed}</span>

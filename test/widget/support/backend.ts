@@ -15,7 +15,7 @@
  * sets how the connection behaves for that namespace. `down` closes the socket before the handler
  * sees the request (the browser's fetch fails as when offline); `drop` lets the handler and
  * upstream act, then breaks the connection mid-answer (a send that arrived but whose answer was
- * lost); `up` restores it.
+ * lost; `/visitor` is answered); `up` restores it.
  *
  * Namespaces starting with `noadmin-` go to a handler without `authorizeAdmin`: admin access off,
  * as on a site that never turned it on.
@@ -318,7 +318,9 @@ export async function startBackend(): Promise<Backend> {
       return;
     }
     const response = await forward(ctx, match[2]! + query, namespace);
-    if (mode === 'drop') {
+    // Who is signed in is still answered: the widget asks before each send, and a lost answer
+    // here would keep the send from leaving at all.
+    if (mode === 'drop' && match[2] !== '/chatbot/visitor') {
       await response.arrayBuffer();
       ctx.respond = false;
       // The answer breaks off after its headers. Closing without a byte would make Chromium
