@@ -26,6 +26,12 @@ function walk(dir) {
 
 const matches = (file) => filters.length === 0 || filters.some((f) => file.includes(f));
 
+// Tests mirror src/: the two elements' folders run in Chromium, except `*.node.test.ts` files
+// there (an element's plain modules, tested under Node); everything else runs under Node.
+const BROWSER_TEST_FOLDERS = ['test/chatbot-widget/', 'test/chatbot-usage/'];
+const runsInBrowser = (file) =>
+  BROWSER_TEST_FOLDERS.some((folder) => relative(root, file).startsWith(folder)) && !file.endsWith('.node.test.ts');
+
 function run(command, commandArgs, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -59,7 +65,7 @@ function addCounts(suite, countFile, code) {
 
 if (!browserOnly) {
   const files = walk(join(root, 'test'))
-    .filter((f) => f.endsWith('.test.ts') && !f.includes('/test/widget/'))
+    .filter((f) => f.endsWith('.test.ts') && !runsInBrowser(f))
     .map((f) => relative(root, f))
     .filter(matches)
     .sort();
