@@ -88,8 +88,8 @@ if (!browserOnly) {
 }
 
 if (!nodeOnly) {
-  const files = walk(join(root, 'test/widget'))
-    .filter((f) => f.endsWith('.test.ts'))
+  const files = walk(join(root, 'test'))
+    .filter((f) => f.endsWith('.test.ts') && runsInBrowser(f))
     .filter(matches);
   if (files.length) {
     const browser = await findBrowser();
