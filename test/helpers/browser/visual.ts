@@ -1,6 +1,6 @@
 /**
- * What makes a screenshot of the widget the same on every run: the bundled test font (Geist,
- * test/helpers/browser/fonts) for its texts, no animation or transition, no caret or focus ring, and times
+ * What makes a screenshot of the widget the same on every run: the bundled test fonts (Geist and
+ * Geist Mono, test/helpers/browser/fonts) for its texts and its code, no animation or transition, no caret or focus ring, and times
  * hidden (they follow the clock). Screenshots are compared with the approved ones in
  * test/screenshots/baseline by `visualDiff`; `npm run test:visual:update` approves a new look.
  */
@@ -8,15 +8,20 @@ import { visualDiff } from '@web/test-runner-visual-regression';
 import { executeServerCommand } from '@web/test-runner-commands';
 
 export const TEST_FONT = 'Visual Test Sans';
+/** Code blocks and inline code: the widget names the system's monospace fonts, which differ by machine. */
+const TEST_MONO_FONT = 'Visual Test Mono';
 
 let fontLoaded: Promise<void> | undefined;
 
-/** Loads the test font into the page once (the widget's shadow roots use the document's fonts). */
+/** Loads the test fonts into the page once (the widget's shadow roots use the document's fonts). */
 export function loadTestFont(): Promise<void> {
   fontLoaded ??= (async () => {
-    const face = new FontFace(TEST_FONT, `url(${new URL('./fonts/geist-latin.woff2', import.meta.url).href})`);
-    document.fonts.add(face);
-    await face.load();
+    const faces = [
+      new FontFace(TEST_FONT, `url(${new URL('./fonts/geist-latin.woff2', import.meta.url).href})`),
+      new FontFace(TEST_MONO_FONT, `url(${new URL('./fonts/geist-mono-latin.woff2', import.meta.url).href})`),
+    ];
+    for (const face of faces) document.fonts.add(face);
+    await Promise.all(faces.map((face) => face.load()));
   })();
   return fontLoaded;
 }
@@ -26,7 +31,8 @@ steady.replaceSync(
   // A time's text follows the clock, and so does its width: hidden, at one fixed width, so what
   // sits beside it stays put.
   'time, .date { visibility: hidden; display: inline-block; inline-size: 5em; white-space: nowrap; overflow: hidden; vertical-align: bottom } ' +
-    '* { caret-color: transparent !important; outline: none !important; animation: none !important; transition: none !important }',
+    '* { caret-color: transparent !important; outline: none !important; animation: none !important; transition: none !important } ' +
+    `pre, code { font-family: '${TEST_MONO_FONT}', monospace !important }`,
 );
 
 /** Draws an element of the package (widget or usage) in the test font, from now on. */
@@ -37,6 +43,7 @@ export async function useTestFont(el: HTMLElement): Promise<void> {
 
 /** The element as it settles: steady styles, nothing focused, every font and frame drawn. */
 export async function settle(el: HTMLElement & { updateComplete?: Promise<unknown> }): Promise<void> {
+  await loadTestFont();
   const root = el.shadowRoot!;
   if (!root.adoptedStyleSheets.includes(steady)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, steady];
   (root.activeElement as HTMLElement | null)?.blur();
