@@ -13,8 +13,10 @@ const BROWSER_FILES = [
   'src/chatbot-widget/**/*.ts',
   'src/chatbot-usage/**/*.ts',
   'src/browser/**/*.ts',
-  'test/widget/**/*.ts',
-  'test/widget-locales/**/*.ts',
+  'test/chatbot-widget/**/*.ts',
+  'test/chatbot-usage/**/*.ts',
+  'test/helpers/browser/**/*.ts',
+  'test/ui/locales/**/*.ts',
 ];
 
 export default tseslint.config(

@@ -1,6 +1,6 @@
 // Real-browser tests of the widget: Chromium through Playwright's launcher, pointed at a
 // browser that is already on the machine (scripts/find-browser.mjs), never a download.
-// Behind the widget run the real signing handler and the real emulator (test/widget/support/
+// Behind the widget run the real signing handler and the real emulator (test/helpers/browser/
 // backend.ts), mounted on the test runner's own dev server so every call is same-origin.
 import { register } from 'tsx/esm/api';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -9,14 +9,14 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from './scripts/find-browser.mjs';
 import { countReporter } from './scripts/wtr-counter.mjs';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
-import { devicesPlugin } from './test/widget/support/devices.mjs';
+import { devicesPlugin } from './test/helpers/browser/devices.mjs';
 
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 
 // The backend is TypeScript: tsx loads it (and the handler and emulator sources) in this process.
 register();
-const { startBackend } = await import('./test/widget/support/backend.ts');
+const { startBackend } = await import('./test/helpers/browser/backend.ts');
 const { minifyTemplates } = await import('./scripts/minify-templates.ts');
 let backend;
 
@@ -157,7 +157,7 @@ function minifyTemplatesPlugin() {
 }
 
 export default {
-  files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/widget/**/*.test.ts'],
+  files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/chatbot-widget/**/*.test.ts', 'test/chatbot-usage/**/!(*.node).test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
   nodeResolve: { exportConditions: ['production'] },
   // Two files at a time, one per core: each runs in a page of its own (its own storage), and
@@ -180,16 +180,16 @@ export default {
     devicesPlugin(),
     minifyTemplatesPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
-    // Screenshots compared with approved ones in test/widget/screenshots/baseline (`visualDiff`);
-    // a failure writes the new image and the difference under test/widget/screenshots/failed.
+    // Screenshots compared with approved ones in test/screenshots/baseline (`visualDiff`);
+    // a failure writes the new image and the difference under test/screenshots/failed.
     // `npm run test:visual:update` approves the current look (then look at the images before
-    // committing). Runs are deterministic (support/visual.ts: bundled font, no animation, times
+    // committing). Runs are deterministic (test/helpers/browser/visual.ts: bundled font, no animation, times
     // hidden), so the tolerance is small: 40 pixels that differ (each by more than pixelmatch's
     // colour threshold) fail, and a part moved by 10 px changes hundreds, a bubble one shade lighter thousands
     // (visual-catches.test.ts).
     visualRegressionPlugin({
       update: process.env.UPDATE_SCREENSHOTS === '1',
-      baseDir: 'test/widget/screenshots',
+      baseDir: 'test/screenshots',
       getBaselineName: ({ name }) => `baseline/${name}.png`,
       getDiffName: ({ name }) => `failed/${name}-diff.png`,
       getFailedName: ({ name }) => `failed/${name}.png`,

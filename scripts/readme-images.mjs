@@ -1,12 +1,12 @@
 // The README's and the docs' pictures (docs/images) are screenshots of the visual tests: each is
-// a copy of one approved baseline (test/widget/screenshots/baseline), written by
+// a copy of one approved baseline (test/screenshots/baseline), written by
 // `npm run test:visual:update`, so a picture never shows a look the tests no longer approve.
 // test/readme/images.test.ts checks that every copy still equals its baseline.
 import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-export const BASELINES = 'test/widget/screenshots/baseline';
+export const BASELINES = 'test/screenshots/baseline';
 
 /** docs/images/<picture> ← baseline/<screenshot>. */
 export const README_IMAGES = {

@@ -1,5 +1,5 @@
 // `npm run test:visual:update`: runs the screenshot tests approving what they see as the new
-// baselines (UPDATE_SCREENSHOTS=1; look at the images in test/widget/screenshots/baseline before
+// baselines (UPDATE_SCREENSHOTS=1; look at the images in test/screenshots/baseline before
 // committing them), then writes the README's pictures from those baselines (readme-images.mjs).
 import { spawnSync } from 'node:child_process';
 import { root, writeReadmeImages } from './readme-images.mjs';

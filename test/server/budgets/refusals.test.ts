@@ -126,19 +126,30 @@ async function refusedFlood(clock: { now: number }, store: HandlerStore, keys: (
     const spentAddress = '203.0.113.2';
     for (let i = 0; i < 10; i++) assert.equal((await send(stack, await newVisitor(stack, spentAddress), spentAddress)).status, 200);
 
+    // The addresses act at once, as a flood does; each address's own requests go one after another.
     const addresses = manyAddresses(70);
-    const tokens: Array<[string, string]> = [];
-    for (const address of addresses) for (let i = 0; i < 30; i++) tokens.push([await newVisitor(stack, address), address]);
+    const tokensByAddress = await Promise.all(
+      addresses.map(async (address) => {
+        const tokens: string[] = [];
+        for (let i = 0; i < 30; i++) tokens.push(await newVisitor(stack, address));
+        return tokens;
+      }),
+    );
+    const tokens = tokensByAddress.flatMap((list, i) => list.map((token): [string, string] => [token, addresses[i]!]));
     const before = await keys();
     const sendsBefore = stack.upstreamSends();
 
-    for (const [token, address] of tokens) {
-      tally(await send(stack, token, address, '')); // 400: no content
-      tally(await send(stack, token, address, '   ', `k-${address}`)); // 400: no content, with a key
-      tally(await send(stack, token, address, 'hi', 'not a key!')); // 400: malformed key
-      tally(await send(stack, token, spentAddress, 'hi', 'k-spent')); // 429: the address's day
-      tally(await send(stack, regular, address, 'hi')); // 429: the identity's minute
-    }
+    await Promise.all(
+      addresses.map(async (address, i) => {
+        for (const token of tokensByAddress[i]!) {
+          tally(await send(stack, token, address, '')); // 400: no content
+          tally(await send(stack, token, address, '   ', `k-${address}`)); // 400: no content, with a key
+          tally(await send(stack, token, address, 'hi', 'not a key!')); // 400: malformed key
+          tally(await send(stack, token, spentAddress, 'hi', 'k-spent')); // 429: the address's day
+          tally(await send(stack, regular, address, 'hi')); // 429: the identity's minute
+        }
+      }),
+    );
     // Revocations: five a day, then 429; the revoked identities are refused with 401.
     const revoked = tokens.slice(0, 200).map(([token]) => token);
     for (const token of revoked) tally(await stack.handler(request('DELETE', '/visitor', token), { clientAddress: '198.51.100.99' }));
