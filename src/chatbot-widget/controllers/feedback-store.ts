@@ -54,9 +54,12 @@ export class FeedbackStore {
     return this.#namespace;
   }
 
-  /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
+  /**
+   * Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. No
+   * user id (identity not known yet): no namespace, so nothing is read or written under anyone's.
+   */
   use(base: string, userId: string) {
-    const namespace = `${prefixOf(base)}${userId}|`;
+    const namespace = userId ? `${prefixOf(base)}${userId}|` : '';
     if (namespace !== this.#namespace) this.#values = new Map();
     this.#namespace = namespace;
   }
@@ -85,6 +88,7 @@ export class FeedbackStore {
     else this.#values.delete(messageId);
     const choice = Math.random().toString(36).slice(2);
     const record: RatingRecord = { messageId, value: value ?? null, ...(comment ? { comment } : {}), choice, delivered: false };
+    if (!this.#namespace) return;
     this.waiting = true;
     await this.#storage.set(`${this.#namespace}${messageId}`, record);
   }
