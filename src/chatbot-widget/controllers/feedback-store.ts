@@ -9,6 +9,7 @@
  * back) until the handler has it. A new choice replaces the record, so only the latest is ever
  * waiting, whichever tab made it and across reloads.
  */
+import { isFeedbackValue } from '../../shared/limits.js';
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
 import type { KeyValueStorage } from './storage.js';
 
@@ -31,11 +32,10 @@ export interface RatingRecord {
 }
 
 const prefixOf = (base: string) => `feedback|${base}|`;
-const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
 /** Records of another shape (IndexedDB returns whatever was put there) are left out. */
 export const isRecord = (r: unknown): r is RatingRecord => {
   const record = r as Partial<RatingRecord> | undefined;
-  return !!record && typeof record.messageId === 'string' && (record.value === null || isValue(record.value));
+  return !!record && typeof record.messageId === 'string' && (record.value === null || isFeedbackValue(record.value));
 };
 
 export class FeedbackStore {

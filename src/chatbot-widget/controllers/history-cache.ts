@@ -6,6 +6,7 @@
  * few messages of the current conversation are also copied to the first-paint record
  * (first-paint-record.ts), which a reload reads before IndexedDB has opened.
  */
+import { createdAtMs } from '../../shared/dates.js';
 import type { ChatSession, Message } from '../../shared/types.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
@@ -47,11 +48,6 @@ type StoredEntry = [opened: number, held: number];
 const storedEntry = ({ opened, held }: IndexEntry): StoredEntry => [opened, held];
 const entryOf = ([opened, held]: StoredEntry): IndexEntry => ({ opened, held });
 
-const time = (iso: string) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : t;
-};
-
 /**
  * Merges messages by id into an oldest-first list. `incoming` is in server order (newest first);
  * on equal `createdAt` the server lists the most recently stored first, which the reverse keeps.
@@ -63,7 +59,7 @@ export function mergeMessages(existing: readonly Message[], incoming: readonly M
   const order = new Map<string, number>();
   let i = 0;
   for (const id of byId.keys()) order.set(id, i++);
-  return [...byId.values()].sort((a, b) => time(a.createdAt) - time(b.createdAt) || order.get(a.id)! - order.get(b.id)!);
+  return [...byId.values()].sort((a, b) => createdAtMs(a.createdAt) - createdAtMs(b.createdAt) || order.get(a.id)! - order.get(b.id)!);
 }
 
 /**

@@ -4,7 +4,7 @@
  * against the quota), and the admin routes list them and count them by month.
  */
 import { monthIndexOf, parseIsoDate } from '../../shared/dates.js';
-import { FEEDBACK_VALUES, MAX_COUNT_BY_MONTH_MONTHS } from '../../shared/limits.js';
+import { isFeedbackValue, MAX_COUNT_BY_MONTH_MONTHS } from '../../shared/limits.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type FeedbackValue } from '../../shared/types.js';
 import { windowAt, MINUTE_MS, spendWithin, type LimitWindow } from '../budgets/rate-limits.js';
 import { belongsTo } from '../core/envelope.js';
@@ -85,8 +85,7 @@ export async function feedbackListing(ctx: RouteContext): Promise<Response> {
   const query = new QueryReader(ctx.url.searchParams);
   const range = rangeParameters(query);
   const value = query.text('value', 8);
-  if (value !== undefined && !(FEEDBACK_VALUES as readonly string[]).includes(value))
-    refuse(400, 'The value parameter must be up or down (leave it out for both).');
+  if (value !== undefined && !isFeedbackValue(value)) refuse(400, 'The value parameter must be up or down (leave it out for both).');
   const page = query.integer('page', 1, 1_000_000) ?? 1;
   const pageSize = query.integer('pageSize', 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
   const now = ctx.options.now();
