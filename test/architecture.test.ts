@@ -51,7 +51,7 @@ test('every folder of src/ imports only the folders the architecture allows', ()
 });
 
 /** Modules of shared/ whose values the widget may use: constants and pure parsing, nothing that signs. */
-const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers', 'well-formed', 'dates']);
+const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers', 'well-formed']);
 
 test('the widget takes only types from shared (values only from its plain modules), and no Node or signing module at all', () => {
   const violations: string[] = [];

@@ -4,19 +4,8 @@
  * 00:00:00 UTC, a time without offset means UTC).
  */
 
-/** A minute in milliseconds. */
-export const MINUTE_MS = 60_000;
 /** A day in milliseconds (UTC days have no leap seconds in Unix time). */
 export const DAY_MS = 86_400_000;
-
-/**
- * Milliseconds of a stored message's `createdAt` as `Date.parse` reads it, or 0 for text it cannot
- * read: such a message sorts as the oldest and never counts as newer than another.
- */
-export function createdAtMs(iso: string): number {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? 0 : ms;
-}
 
 // Date, optional time (T, t or a space), optional fraction, optional offset Z / ±HH:MM / ±HHMM / ±HH.
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;

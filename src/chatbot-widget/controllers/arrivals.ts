@@ -4,9 +4,9 @@
  * elsewhere. Answers to this tab's sends are counted when they come (`chatbot-reply`); these are
  * found when a refresh brings the newest page.
  */
-import { createdAtMs } from '../../shared/dates.js';
 import type { Message } from '../../shared/types.js';
 import { isReply, senderKind } from '../sender-kind.js';
+import { createdAtMs } from './history-cache.js';
 
 /**
  * How many messages of `page` are replies (the assistant's or a person's; a notice is none) newer

@@ -6,7 +6,6 @@
  * few messages of the current conversation are also copied to the first-paint record
  * (first-paint-record.ts), which a reload reads before IndexedDB has opened.
  */
-import { createdAtMs } from '../../shared/dates.js';
 import type { ChatSession, Message } from '../../shared/types.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
@@ -47,6 +46,17 @@ type StoredEntry = [opened: number, held: number];
 
 const storedEntry = ({ opened, held }: IndexEntry): StoredEntry => [opened, held];
 const entryOf = ([opened, held]: StoredEntry): IndexEntry => ({ opened, held });
+
+/**
+ * Milliseconds of a stored message's `createdAt` as `Date.parse` reads it, or 0 for text it cannot
+ * read: such a message sorts as the oldest and never counts as newer than another. Defined here,
+ * in the panel's chunk, rather than in shared/dates: the widget's chunks importing that module
+ * would split it into a chunk of its own, one more file (over 100 B gzip) on the first open.
+ */
+export function createdAtMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 0 : ms;
+}
 
 /**
  * Merges messages by id into an oldest-first list. `incoming` is in server order (newest first);

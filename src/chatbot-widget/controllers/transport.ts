@@ -4,7 +4,7 @@
  * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
  * the site's own login through the page's cookies) is identity/visitor.ts's business.
  */
-import { MINUTE_MS } from '../../shared/dates.js';
+import { MINUTE_MS } from '../../shared/limits.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import { endpointBase } from '../../ui/endpoint-base.js';

@@ -9,11 +9,10 @@
  * It comes with the search's code (a chunk loaded when the history pane first opens): a visitor
  * who never opens the history never loads it.
  */
-import { createdAtMs } from '../../shared/dates.js';
 import type { ChatSession, Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { CachedConversation } from '../controllers/cached-conversation.js';
 import type { Connection } from '../controllers/connection.js';
-import { mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../controllers/history-cache.js';
+import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../controllers/history-cache.js';
 
 /** Sessions whose messages are fetched: the newest this many. */
 export const MAX_PREFETCHED_SESSIONS = 50;
