@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     const bot = emulator.chatbots[0]!;
     lines.push(
       "  Your own server or chatbot-api against the emulator (the README's quick start):",
-      `    export CHATBOT_API_BASE_URL=${origin}/api CHATBOT_ID=${bot.id} CHATBOT_API_KEY=${bot.apiKey} CHATBOT_API_SECRET=${bot.apiSecret}`,
+      `    export CHATBOT_API_BASE_URL=${origin}/api CHATBOT_ID=${bot.id} CHATBOT_API_KEY=${bot.apiKey} CHATBOT_API_SECRET=${bot.apiSecret} CHATBOT_ADMIN_TOKEN=${config.adminToken}`,
       '    npm run --silent api -- usage --from 2026-01-01 --to 2027-01-01 --table',
       '',
     );

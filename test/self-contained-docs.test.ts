@@ -46,3 +46,19 @@ test('no comment, test or doc points at a document the repository does not hold'
   );
   assert.deepEqual(pointing, []);
 });
+
+// Words that tell how the code came to be rather than why it is so; spelled in pieces so this file
+// does not match itself. ("No longer" is left out: it also says what a running widget finds.)
+const NARRATING = new RegExp(['\\b(as be', 'fore|previ', 'ously|form', 'erly|used to ', 'be)\\b'].join(''), 'i');
+
+test("no comment in src/ narrates the code's history", () => {
+  const tracked = execFileSync('git', ['ls-files', '-z', '--', 'src'], { cwd: root, encoding: 'utf8' })
+    .split('\0')
+    .filter((file) => /\.(ts|js|mjs|css|html)$/.test(file));
+  const narrating = tracked.flatMap((file) =>
+    readFileSync(join(root, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (NARRATING.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+  );
+  assert.deepEqual(narrating, []);
+});

@@ -57,6 +57,10 @@ app.use(
 ${handlerOptions(config, (name) => `process.env.${name}`, '    ')}
   }),
 );
+// Your site's own routes and files here (express.static('public') for the widget's files).
+
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, () => console.log(\`http://localhost:\${port}\`));
 `;
 }
 

@@ -11,6 +11,7 @@ export class SnippetPanel {
   readonly #file: HTMLElement;
   readonly #code: HTMLElement;
   readonly #status: HTMLElement;
+  readonly #originNote: HTMLElement;
   readonly #context: SnippetContext;
   #snippets: Snippet[] = [];
   #rendering = Promise.resolve();
@@ -20,6 +21,7 @@ export class SnippetPanel {
     this.#file = root.querySelector('.snippet-file')!;
     this.#code = root.querySelector('code')!;
     this.#status = root.querySelector('[role="status"]')!;
+    this.#originNote = root.querySelector('.snippet-note')!;
     this.#context = context;
     this.#choice.addEventListener('change', () => this.#draw());
     root.querySelector('button')!.addEventListener('click', () => void this.#copy());
@@ -43,6 +45,8 @@ export class SnippetPanel {
     const snippet = this.#snippets.find((s) => s.id === this.#choice.value) ?? this.#snippets[0];
     this.#file.textContent = snippet?.file ? `File: ${snippet.file}` : '';
     this.#code.textContent = snippet?.text ?? '';
+    // A snippet naming this server's origin works on another origin's page only when the handler allows it.
+    this.#originNote.hidden = !snippet?.text.includes(this.#context.origin);
     this.#status.textContent = '';
   }
 

@@ -18,7 +18,12 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 /** A rating's `comment`: at most 500 characters. */
 export const MAX_FEEDBACK_COMMENT_CHARS = 500;
+/** A minute in milliseconds: the length of the per-minute windows the handler counts and the widget reads. */
+export const MINUTE_MS = 60_000;
 /** The values a rating takes (`null` takes a rating back). */
 export const FEEDBACK_VALUES = ['up', 'down'] as const;
+/** Whether `value` is a rating's value: thumbs up or down. */
+export const isFeedbackValue = (value: unknown): value is (typeof FEEDBACK_VALUES)[number] =>
+  (FEEDBACK_VALUES as readonly unknown[]).includes(value);
 /** Largest count-by-month range, in months: a guard against answering 100,000 empty buckets. */
 export const MAX_COUNT_BY_MONTH_MONTHS = 1200;

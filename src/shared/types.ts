@@ -139,13 +139,6 @@ export interface CountQuery extends DateRange {
 /** A visitor's rating of a bot message. */
 export type FeedbackValue = (typeof FEEDBACK_VALUES)[number];
 
-/** The body of `POST {base}/feedback`: `value` null takes the rating back. */
-export interface FeedbackInput {
-  messageId: string;
-  value: FeedbackValue | null;
-  comment?: string | null;
-}
-
 /** A rating as the handler's admin listing shows it (`GET {base}/admin/feedback`). */
 export interface FeedbackItem {
   messageId: string;

@@ -74,6 +74,9 @@ async function snippetText(page: Page, id: string): Promise<string> {
 /** The open panel as pixels, nothing focused (no caret), after its fade. */
 async function panelPicture(page: Page, widget: string): Promise<PNG> {
   await page.evaluate(async (selector) => {
+    // From the top of the page, where the studio's preview lies on whole pixels: scrolled to the
+    // snippets, its sticky frame may rest at a fractional offset, a pixel taller in a picture.
+    scrollTo(0, 0);
     const el = document.querySelector(selector)!;
     (el.shadowRoot!.activeElement as HTMLElement | null)?.blur();
     await Promise.all(el.shadowRoot!.getAnimations().map((a) => a.finished));
@@ -208,5 +211,22 @@ test('the studio warns below 4.5:1 contrast, works from the keyboard, and axe fi
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   assert.deepEqual(violations, []);
+  await context.close();
+});
+
+test("the snippets that name this server's address say, beside them, that another origin needs CHATBOT_ALLOWED_ORIGINS", async () => {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  const { page, problems } = await openStudio(context);
+  const note = page.locator('.snippet-note');
+  for (const id of ['html', 'csp']) {
+    assert.ok((await snippetText(page, id)).includes(stack.origin), `the ${id} snippet names ${stack.origin}`);
+    assert.equal(await note.isVisible(), true, `the note beside the ${id} snippet`);
+    assert.match((await note.textContent()) ?? '', /CHATBOT_ALLOWED_ORIGINS=\S+ npm start/);
+  }
+  for (const id of ['react', 'express']) {
+    assert.ok(!(await snippetText(page, id)).includes(stack.origin), `the ${id} snippet names no origin`);
+    assert.equal(await note.isVisible(), false, `no note beside the ${id} snippet`);
+  }
+  assert.deepEqual(await problems(), []);
   await context.close();
 });

@@ -85,9 +85,8 @@ for (const { runtime, example, file, command } of RUNTIMES) {
     const config = configFor(runtime);
     const path = join(examplesDir, example, file);
     before(async () => {
-      // The Express snippet is what goes into an app; the app listens.
-      const listen = runtime === 'express' ? '\napp.listen(Number(process.env.PORT));\n' : '';
-      writeFileSync(path, handlerSnippet(runtime, config) + listen);
+      // Each snippet verbatim, the Express one listening on PORT by itself.
+      writeFileSync(path, handlerSnippet(runtime, config));
       const port = await freePort();
       running = await startExample({
         name: example,

@@ -6,11 +6,7 @@
  */
 import type { Message } from '../../shared/types.js';
 import { isReply, senderKind } from '../sender-kind.js';
-
-const time = (iso: string) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : t;
-};
+import { createdAtMs } from './history-cache.js';
 
 /**
  * How many messages of `page` are replies (the assistant's or a person's; a notice is none) newer
@@ -20,7 +16,8 @@ const time = (iso: string) => {
 export function newReplies(held: readonly Message[], page: readonly Message[], counted: ReadonlySet<string>): number {
   if (!held.length) return 0;
   const known = new Set(held.map((m) => m.id));
-  const newest = Math.max(...held.map((m) => time(m.createdAt)));
-  return page.filter((m) => !known.has(m.id) && !counted.has(m.id) && time(m.createdAt) > newest && isReply(senderKind(m.senderType)))
-    .length;
+  const newest = Math.max(...held.map((m) => createdAtMs(m.createdAt)));
+  return page.filter(
+    (m) => !known.has(m.id) && !counted.has(m.id) && createdAtMs(m.createdAt) > newest && isReply(senderKind(m.senderType)),
+  ).length;
 }

@@ -209,7 +209,7 @@ export class ChatController implements ReactiveController {
       void this.unread.load();
       const outbox = await this.sender.read();
       if (signal.aborted) return;
-      visitor.nameVisitor(); // also names a visitor stored by an earlier version
+      visitor.nameVisitor(); // also a visitor stored without a name, as older releases of the widget kept them
       confirmed = painted !== undefined && painted.userId === identity?.userId;
       let read: OutboxRead | undefined = outbox;
       if (confirmed) {

@@ -9,6 +9,7 @@
  * back) until the handler has it. A new choice replaces the record, so only the latest is ever
  * waiting, whichever tab made it and across reloads.
  */
+import { isFeedbackValue } from '../../shared/limits.js';
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
 import { keyPart, type KeyValueStorage } from './storage.js';
 
@@ -38,11 +39,10 @@ export interface RatingRecord {
 const prefixOf = (base: string) => `feedback|${base}|`;
 /** The storage key of a message's rating record, in a visitor's namespace (see {@link FeedbackStore.namespace}). */
 export const ratingKey = (namespace: string, messageId: string) => namespace + keyPart(messageId);
-const isValue = (value: unknown): value is FeedbackValue => value === 'up' || value === 'down';
 /** Records of another shape (IndexedDB returns whatever was put there) are left out. */
 export const isRecord = (r: unknown): r is RatingRecord => {
   const record = r as Partial<RatingRecord> | undefined;
-  return !!record && typeof record.messageId === 'string' && (record.value === null || isValue(record.value));
+  return !!record && typeof record.messageId === 'string' && (record.value === null || isFeedbackValue(record.value));
 };
 
 export class FeedbackStore {
@@ -62,9 +62,12 @@ export class FeedbackStore {
     return this.#namespace;
   }
 
-  /** Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. */
+  /**
+   * Scopes the ratings to one endpoint and one visitor; forgets what another visitor rated. No
+   * user id (identity not known yet): no namespace, so nothing is read or written under anyone's.
+   */
   use(base: string, userId: string) {
-    const namespace = `${prefixOf(base)}${keyPart(userId)}|`;
+    const namespace = userId ? `${prefixOf(base)}${keyPart(userId)}|` : '';
     if (namespace !== this.#namespace) this.#values = new Map();
     this.#namespace = namespace;
     this.#userId = userId;
@@ -106,6 +109,7 @@ export class FeedbackStore {
       ...(this.#userId ? { writer: this.#userId } : {}),
       delivered: false,
     };
+    if (!this.#namespace) return;
     this.waiting = true;
     await this.#storage.set(ratingKey(this.#namespace, messageId), record);
   }
@@ -116,6 +120,7 @@ export class FeedbackStore {
    */
   async carry(temporaryId: string, messageId: string): Promise<boolean> {
     const namespace = this.#namespace;
+    if (!namespace) return false;
     const record = await this.#storage.get<RatingRecord>(ratingKey(namespace, temporaryId));
     if (!isRecord(record)) return false;
     const value = this.#values.get(temporaryId);

@@ -47,10 +47,16 @@ type StoredEntry = [opened: number, held: number];
 const storedEntry = ({ opened, held }: IndexEntry): StoredEntry => [opened, held];
 const entryOf = ([opened, held]: StoredEntry): IndexEntry => ({ opened, held });
 
-const time = (iso: string) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : t;
-};
+/**
+ * Milliseconds of a stored message's `createdAt` as `Date.parse` reads it, or 0 for text it cannot
+ * read: such a message sorts as the oldest and never counts as newer than another. Defined here,
+ * in the panel's chunk, rather than in shared/dates: the widget's chunks importing that module
+ * would split it into a chunk of its own, one more file (over 100 B gzip) on the first open.
+ */
+export function createdAtMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? 0 : ms;
+}
 
 /**
  * Merges messages by id into an oldest-first list. `incoming` is in server order (newest first);
@@ -63,7 +69,7 @@ export function mergeMessages(existing: readonly Message[], incoming: readonly M
   const order = new Map<string, number>();
   let i = 0;
   for (const id of byId.keys()) order.set(id, i++);
-  return [...byId.values()].sort((a, b) => time(a.createdAt) - time(b.createdAt) || order.get(a.id)! - order.get(b.id)!);
+  return [...byId.values()].sort((a, b) => createdAtMs(a.createdAt) - createdAtMs(b.createdAt) || order.get(a.id)! - order.get(b.id)!);
 }
 
 /**
@@ -191,7 +197,7 @@ export class HistoryCache {
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     dropFirstPaint(base);
-    // (`paint`: the first-paint records earlier versions kept in IndexedDB.)
+    // (`paint`: first-paint records older releases of the widget kept in IndexedDB, which a browser may still hold.)
     await Promise.all(
       ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.#storage.deletePrefix(`${kind}|${base}|`)),
     );

@@ -4,6 +4,7 @@
  * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
  * the site's own login through the page's cookies) is identity/visitor.ts's business.
  */
+import { MINUTE_MS } from '../../shared/limits.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import { endpointBase } from '../../ui/endpoint-base.js';
@@ -27,12 +28,6 @@ export class RequestFailure extends Error {
     this.retryAfter = retryAfter;
   }
 }
-
-/**
- * A window that ends within this of its answer is a per-minute limit, not the day's budget: its
- * sends come back before a notice would help, and a send it refuses says how many seconds to wait.
- */
-export const MINUTE_MS = 60_000;
 
 /** The visitor's tightest send window, from the handler's `X-RateLimit-*` headers. */
 export interface SendQuota {
@@ -136,6 +131,8 @@ export class Transport {
     const remaining = response.headers.get('X-RateLimit-Remaining');
     const resetAt = Number(response.headers.get('X-RateLimit-Reset')) * 1000;
     if (remaining !== null && Number.isFinite(+remaining) && resetAt > 0)
+      // A window that ends within a minute is a per-minute limit, not the day's budget: its sends
+      // come back before a notice would help.
       this.#onQuota({ remaining: +remaining, resetAt, daily: resetAt - Date.now() > MINUTE_MS });
     let answer: string;
     try {

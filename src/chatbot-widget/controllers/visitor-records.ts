@@ -30,7 +30,7 @@ export class VisitorRecords {
   none() {
     this.outbox.use('');
     this.cache.use('', '');
-    this.feedback.use('', '');
+    this.feedback.use('', ''); // no user id: no namespace
     this.unread.use(undefined);
   }
 

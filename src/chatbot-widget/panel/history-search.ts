@@ -6,7 +6,7 @@
  * cached since.
  *
  * Keyboard: type to search; Down or Tab reaches the results, Up and Down move between them,
- * Enter opens one; Escape clears the search (a second Escape closes the pane, as before).
+ * Enter opens one; Escape clears the search (Escape with the search empty closes the pane).
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';

@@ -12,7 +12,7 @@
 import type { ChatSession, Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { CachedConversation } from '../controllers/cached-conversation.js';
 import type { Connection } from '../controllers/connection.js';
-import { mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../controllers/history-cache.js';
+import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../controllers/history-cache.js';
 
 /** Sessions whose messages are fetched: the newest this many. */
 export const MAX_PREFETCHED_SESSIONS = 50;
@@ -35,11 +35,6 @@ export interface PrefetchContext {
   signal: AbortSignal;
 }
 
-const time = (iso: string) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : t;
-};
-
 /** Whether the cached copy holds the session as listed: as many messages, the same last one. */
 export function isCurrent(cached: CachedConversation | undefined, session: ChatSession): boolean {
   if (!cached) return false;
@@ -48,7 +43,7 @@ export function isCurrent(cached: CachedConversation | undefined, session: ChatS
     cached.totalItems === session.messageCount &&
     cached.messages.length >= Math.min(session.messageCount, MAX_MESSAGES_PER_SESSION) &&
     !!newest &&
-    time(newest.createdAt) === time(session.lastMessageAt)
+    createdAtMs(newest.createdAt) === createdAtMs(session.lastMessageAt)
   );
 }
 
@@ -140,6 +135,6 @@ async function fetchSession(context: PrefetchContext, session: ChatSession, held
   }
   // Checked again: the visitor may have opened it meanwhile, and the conversation shown writes it.
   if (signal.aborted || context.shown(session.id)) return;
-  await context.save({ sessionId: session.id, messages, totalItems }, time(session.lastMessageAt));
+  await context.save({ sessionId: session.id, messages, totalItems }, createdAtMs(session.lastMessageAt));
   context.cachedOne();
 }

@@ -9,11 +9,11 @@
  * all the same and its count is taken back (see {@link uncount}).
  */
 import { DAY_MS } from '../../shared/dates.js';
+import { MINUTE_MS } from '../../shared/limits.js';
 import type { ResolvedOptions } from '../core/options.js';
 import { refuse, TEXT } from '../core/responses.js';
 
-export const MINUTE_MS = 60_000;
-export { DAY_MS };
+export { DAY_MS, MINUTE_MS };
 
 /** The current window of `windowMs` (UTC-aligned, so a day window is a UTC day): its store key and end. */
 export function windowAt(

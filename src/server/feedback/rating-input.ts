@@ -2,7 +2,7 @@
  * The body of `POST {base}/feedback`, checked before anything is written or asked upstream:
  * `{ messageId, value: 'up' | 'down' | null, comment? }`. Each refusal says what is allowed.
  */
-import { FEEDBACK_VALUES, ID_PATTERN, MAX_FEEDBACK_COMMENT_CHARS } from '../../shared/limits.js';
+import { ID_PATTERN, isFeedbackValue, MAX_FEEDBACK_COMMENT_CHARS } from '../../shared/limits.js';
 import type { FeedbackValue } from '../../shared/types.js';
 import { hasLoneSurrogate } from '../../shared/well-formed.js';
 import { refuse } from '../core/responses.js';
@@ -25,8 +25,6 @@ export interface RatingInput {
   /** The visitor's words; null when they gave none (or only spaces). */
   comment: string | null;
 }
-
-const isFeedbackValue = (value: unknown): value is FeedbackValue => (FEEDBACK_VALUES as readonly unknown[]).includes(value);
 
 /** The rating in `body`, or a 400 naming what is allowed. */
 export function ratingInput(body: Record<string, unknown>): RatingInput {

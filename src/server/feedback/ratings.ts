@@ -5,6 +5,7 @@
  * listing and the month counts read the store's sorted index and counters, never every rating.
  */
 import { monthIndexOf, monthLabel, monthStart, toIso } from '../../shared/dates.js';
+import { isFeedbackValue } from '../../shared/limits.js';
 import { pagedEnvelope } from '../../shared/paged-envelope.js';
 import type { FeedbackItem, FeedbackListResponse, FeedbackMonth, FeedbackValue } from '../../shared/types.js';
 import type { ResolvedOptions } from '../core/options.js';
@@ -30,8 +31,6 @@ interface RatingDetails {
 
 const ratingsOf = (options: ResolvedOptions) => `${options.chatbotId}:feedback`;
 
-const isValue = (tag: string | undefined): tag is FeedbackValue => tag === 'up' || tag === 'down';
-
 /**
  * Stores `rating` as given at `now`, replacing the caller's earlier rating of the message (or,
  * with value null, deleting it), and moves the month counts from the old rating to the new one.
@@ -46,7 +45,7 @@ export async function rate(options: ResolvedOptions, rating: Rating, now: number
     replaced = await options.store.putRecord(set, record, now + FEEDBACK_KEEP_MS);
     await countRating(options, now, rating.value);
   }
-  if (replaced && isValue(replaced.tag)) await uncountRating(options, replaced.score, replaced.tag);
+  if (replaced && isFeedbackValue(replaced.tag)) await uncountRating(options, replaced.score, replaced.tag);
 }
 
 /** The listing's item of a stored rating. */

@@ -244,7 +244,7 @@ export class OwnedKey {
     return this.replace(JSON.stringify({ state: 'uncertain', attempts } satisfies IdempotencyRecord));
   }
 
-  /** Nothing was sent this time: the key is as it was before (free, or uncertain as before). */
+  /** Nothing was sent this time: the key keeps the state it had (free, or uncertain). */
   release(): Promise<void> {
     if (this.earlierAttempts.length === 0) return this.replace(undefined);
     return this.replace(JSON.stringify({ state: 'uncertain', attempts: [...this.earlierAttempts] } satisfies IdempotencyRecord));

@@ -125,7 +125,8 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
 
 /**
  * Claims a stored message for `key`, atomically in the store: true when it is this key's. A
- * question's claims are named `idem-claim` (as before replies were claimed, so those still count).
+ * question's claims are named `idem-claim`, the name a store shared with handlers of older releases
+ * (which claim questions only) holds them under, so their claims count here too.
  */
 async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | 'reply', id: string, key: string): Promise<boolean> {
   const claimKey = `${options.chatbotId}:idem-${kind}:${userId}:${id}`;

@@ -13,9 +13,24 @@ import { bearerToken, type VisitorClaims } from './visitor-token.js';
 import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../../shared/signature.js';
 
+/**
+ * The host's `identify(request)`. When it throws, the log names it with the error's message, as a
+ * mistake in the site's own callback is found there and nowhere else; the browser gets only the
+ * generic 500, since the message may quote the site's code or data.
+ */
+async function callIdentify(options: ResolvedOptions, request: Request): Promise<Identity | null | undefined> {
+  try {
+    return await options.identify!(request);
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : { name: 'a value that is no Error', message: String(error) };
+    options.logger.error(`identify() threw ${name}: ${message} (while answering ${request.method} ${new URL(request.url).pathname})`);
+    return refuse(500, TEXT.internal);
+  }
+}
+
 /** The host's identity, checked: a user id of 1–200 characters and an optional name. */
 export async function hostIdentity(options: ResolvedOptions, request: Request): Promise<Identity> {
-  const identity = await options.identify!(request);
+  const identity = await callIdentify(options, request);
   if (!identity) refuse(401, TEXT.notLoggedIn);
   const { userId, name } = identity;
   if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID_CHARS || hasLoneSurrogate(userId)) {

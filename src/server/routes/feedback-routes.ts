@@ -4,7 +4,7 @@
  * against the quota), and the admin routes list them and count them by month.
  */
 import { monthIndexOf, parseIsoDate } from '../../shared/dates.js';
-import { FEEDBACK_VALUES, MAX_COUNT_BY_MONTH_MONTHS } from '../../shared/limits.js';
+import { isFeedbackValue, MAX_COUNT_BY_MONTH_MONTHS } from '../../shared/limits.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type FeedbackValue } from '../../shared/types.js';
 import { windowAt, MINUTE_MS, spendWithin, type LimitWindow } from '../budgets/rate-limits.js';
 import { belongsTo } from '../core/envelope.js';
@@ -25,6 +25,15 @@ function ratingWindow(ctx: RouteContext, userId: string, now: number): LimitWind
 }
 
 /**
+ * The assistant's answer, which the widget offers a rating for: `senderType` `Bot` in any case, as
+ * the widget reads it (upstream documents `Bot`; the case of other senders is not documented).
+ */
+const isBotAnswer = (message: unknown) => {
+  const { senderType } = message as { senderType?: unknown };
+  return typeof senderType === 'string' && senderType.toLowerCase() === 'bot';
+};
+
+/**
  * `POST {base}/feedback` `{ messageId, value, comment? }`: 204 once stored. The message must be
  * one of the caller's own bot messages, as upstream answers it to the handler; anything else
  * (another visitor's, a question, an unknown id) is the same 404, so ids cannot be probed. Every
@@ -40,8 +49,7 @@ export async function feedback(ctx: RouteContext): Promise<Response> {
   await spendWithin(options, [ratingWindow(ctx, identity.userId, now)], now);
   const answer = await callUpstream(options, { method: 'GET', path: `/messages/${input.messageId}`, label: 'GET /messages/{messageId}' });
   const message = (answer.body as { data?: unknown } | undefined)?.data;
-  if (answer.status !== 200 || !belongsTo(message, identity.userId) || (message as { senderType?: unknown }).senderType !== 'Bot')
-    refuse(404, TEXT.messageNotFound);
+  if (answer.status !== 200 || !belongsTo(message, identity.userId) || !isBotAnswer(message)) refuse(404, TEXT.messageNotFound);
   const { chatSessionId } = message as { chatSessionId?: unknown };
   await rate(
     options,
@@ -77,8 +85,7 @@ export async function feedbackListing(ctx: RouteContext): Promise<Response> {
   const query = new QueryReader(ctx.url.searchParams);
   const range = rangeParameters(query);
   const value = query.text('value', 8);
-  if (value !== undefined && !(FEEDBACK_VALUES as readonly string[]).includes(value))
-    refuse(400, 'The value parameter must be up or down (leave it out for both).');
+  if (value !== undefined && !isFeedbackValue(value)) refuse(400, 'The value parameter must be up or down (leave it out for both).');
   const page = query.integer('page', 1, 1_000_000) ?? 1;
   const pageSize = query.integer('pageSize', 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
   const now = ctx.options.now();

@@ -16,6 +16,8 @@ export const FEEDBACK_ADMIN_TOKEN = 'feedback-admin-token-0123456789';
 export interface FeedbackStack {
   /** The clock of both the emulator and the handler, in Unix ms. */
   clock: { now: number };
+  /** The emulator upstream, for messages only a seed can store (other senders, other cases). */
+  emulator: Emulator;
   store: MemoryStore;
   handler: RunningHandler;
   /** A visitor asks; resolves to the ids of their question and of the bot's answer. */
@@ -54,6 +56,7 @@ export async function startFeedbackStack(start: number, options: Partial<Signing
   let keys = 0;
   return {
     clock,
+    emulator,
     store,
     handler,
     async ask(token, content = 'What does the widget do?') {

@@ -121,6 +121,22 @@ describe('identity, browsers and options', () => {
       assert.ok(logs.some((l) => /identify\(\)/.test(l)));
       assert.equal(upstream.requests.length, 0);
     });
+
+    it('an identify that throws is logged by name with its message; the browser gets only the generic 500', async () => {
+      const handler = createSigningHandler({
+        ...base(),
+        identify: () => {
+          throw new ReferenceError('currentUser is not defined');
+        },
+      });
+      const response = await handler(post('/visitor'));
+      assert.equal(response.status, 500);
+      const answer = await body(response);
+      assert.equal(answer.data, null);
+      assert.equal(answer.error, 'Something went wrong on this server. Please try again.');
+      assert.deepEqual(logs, ['identify() threw ReferenceError: currentUser is not defined (while answering POST /chatbot/visitor)']);
+      assert.equal(upstream.requests.length, 0);
+    });
   });
 
   describe('browser rules', () => {

@@ -3,9 +3,12 @@
 // 400 that says what is allowed, the 61st rating in a minute a 429, and nothing of it goes upstream.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MAX_FEEDBACK_COMMENT_CHARS } from '../../../src/shared/limits.js';
 import { MemoryStore, type HandlerStore } from '../../../src/server/index.js';
-import { startFeedbackStack, type FeedbackStack } from '../helpers/feedback-stack.js';
+import { FEEDBACK_BOT, startFeedbackStack, type FeedbackStack } from '../helpers/feedback-stack.js';
 import { rawRequest } from '../helpers/handler-server.js';
 
 const START = Date.UTC(2026, 2, 10, 12);
@@ -60,6 +63,30 @@ describe('POST /feedback', () => {
     assert.ok(!(await listed()).some((rating) => [asked.answerId, asked.questionId].includes(rating.messageId)));
     // Each counted in its caller's minute (that bounds the look-ups upstream), nothing more.
     assert.equal(stack.store.size, before + 2, 'one minute counter each for alice and bob, no rating');
+  });
+
+  it("an answer's senderType in any case is rated, as the widget offers it; another sender's message is a 404", async () => {
+    const visitor = await stack.visitor();
+    const { sessionId } = await stack.ask(visitor.token);
+    const senders = ['bot', 'BOT', 'Agent', 'System'];
+    const seed = join(mkdtempSync(join(tmpdir(), 'feedback-senders-')), 'seed.jsonl');
+    const at = new Date(stack.clock.now).toISOString();
+    const line = (senderType: string) =>
+      JSON.stringify({
+        id: `seeded-${senderType}`,
+        chatbotId: FEEDBACK_BOT.id,
+        chatSessionId: sessionId,
+        chatUserId: visitor.userId,
+        senderType,
+        text: 'Seeded',
+        createdAt: at,
+      });
+    writeFileSync(seed, senders.map(line).join('\n'));
+    await stack.emulator.importSeed(seed);
+    const statuses = [];
+    for (const senderType of senders)
+      statuses.push((await stack.rate(visitor.token, { messageId: `seeded-${senderType}`, value: 'up' })).status);
+    assert.deepEqual(statuses, [204, 204, 404, 404]);
   });
 
   it('bad input is a 400 saying what is allowed, and writes nothing', async () => {

@@ -1,0 +1,25 @@
+// What the device keeps before an identity is known: nobody's records. A rating given then is not
+// written under any name (no empty namespace such as `feedback|||` shared by every endpoint), and
+// once an identity is known its ratings are kept under it alone. On the real IndexedDB storage.
+import { VisitorRecords } from '../../src/chatbot-widget/controllers/visitor-records.js';
+import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
+import { equal, freshNamespace } from '../helpers/browser/helpers.js';
+
+describe('visitor records before and after an identity', () => {
+  it('no identity: the ratings have no namespace and nothing is stored; an identity keeps its own', async () => {
+    const storage = openStorage();
+    const records = new VisitorRecords(storage, () => {});
+    records.none();
+    equal(records.feedback.namespace, '', 'no namespace without an identity');
+    await records.feedback.set('message-before-identity', 'up');
+    // Every endpoint a test uses is a URL: a key with an empty endpoint is one written under nobody's name.
+    equal((await storage.list('feedback||')).length, 0, 'nothing written under nobody’s name');
+
+    const base = `https://example.test/${freshNamespace('records')}`;
+    records.useHistory(base, 'visitor-1');
+    equal(records.feedback.namespace, `feedback|${base}|visitor-1|`);
+    await records.feedback.set('message-1', 'down');
+    equal(JSON.stringify((await storage.list<{ messageId: string }>(`feedback|${base}|`)).map((r) => r.messageId)), '["message-1"]');
+    await records.forget(base);
+  });
+});
