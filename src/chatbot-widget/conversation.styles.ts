@@ -232,6 +232,34 @@ export const conversationStyles = css`
     border-inline-start: 3px solid var(--_border);
     padding-inline-start: 8px;
   }
+  /* A table wider than its bubble scrolls sideways inside it: the panel never widens. Its words
+     keep whole (the bubble breaks anywhere), so a wide table scrolls instead of squeezing. */
+  .table-scroll {
+    overflow-x: auto;
+    margin-block-end: 0.5em;
+  }
+  .bubble table {
+    border-collapse: collapse;
+    overflow-wrap: normal;
+    font-size: 0.9em;
+  }
+  .bubble th,
+  .bubble td {
+    padding: 4px 8px;
+    border: 1px solid var(--_border);
+    vertical-align: top;
+  }
+  /* Header cells are centred by default; they follow their column like the others. */
+  .bubble th {
+    background: var(--_code-bg);
+    text-align: start;
+  }
+  .bubble .align-center {
+    text-align: center;
+  }
+  .bubble .align-end {
+    text-align: end;
+  }
   .meta {
     display: flex;
     align-items: center;

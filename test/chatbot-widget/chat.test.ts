@@ -141,15 +141,6 @@ describe('<chatbot-widget> chat', () => {
     });
   });
 
-  it("shows a reply's table as its text, a row a line", async () => {
-    const { el } = await mount({ open: '' });
-    await el.send('| plan | price |\n|---|---|\n| Free | 0 |\n| Pro | 20 |');
-    await waitForReplies(el, 1);
-    const bubble = part(el, 'message-bot')!.querySelector('.bubble')!;
-    const lines = bubble.querySelector('p')!.innerText.split('\n');
-    equal(lines.join(' / '), 'You said: | plan | price | / |---|---| / | Free | 0 | / | Pro | 20 |');
-  });
-
   it('renders replies as safe Markdown: formatting and http/mailto links only, HTML never runs', async () => {
     const { el } = await mount({ open: '' });
     await el.send('markdown-sample');

@@ -1,7 +1,7 @@
 /**
  * The reply lexer's block half: paragraphs, headings (ATX and setext), fenced and indented code,
- * block quotes, lists (loose or tight, nested by indentation), thematic breaks, GFM tables (kept
- * as their source text) and link reference definitions. Lines of HTML are paragraphs like any
+ * block quotes, lists (loose or tight, nested by indentation), thematic breaks, GFM tables and
+ * link reference definitions. Lines of HTML are paragraphs like any
  * other: their tags are text either way (see ./inline.ts). It reads the reply line by line,
  * shaped after `marked` (the tests hold the two together, and list where they differ), and hands
  * each paragraph's text to the inline lexer once every reference definition is known.
@@ -13,7 +13,7 @@
  * without reading it again at each level: see {@link breakTail}.
  */
 import { lexInline } from './inline.js';
-import { MAX_DEPTH, refLabel, unescape, type Leaf, type Refs, type Token } from './tokens.js';
+import { MAX_DEPTH, refLabel, unescape, type Align, type Leaf, type Refs, type Token } from './tokens.js';
 
 const BLANK = /^[ \t]*$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*)|[ \t]*)$/;
@@ -70,12 +70,56 @@ function expandIndent(line: string, column = 0): string {
 }
 
 /**
- * Whether lines[at] and the next line start a GFM table (a header row, then its delimiter row).
- * Its cells are not counted: a table is shown as its source text anyway.
+ * The most columns, and cells (the header's included, short rows padded), of a table drawn as a
+ * table: a larger one is shown as its source text. Short rows are padded to the header's width, so
+ * a wide header over many short rows (`|||…`, then lines of `x`) would otherwise make millions of
+ * cells out of a reply of a few thousand characters.
  */
-function tableAt(lines: string[], at: number): boolean {
+export const MAX_TABLE_COLUMNS = 20;
+export const MAX_TABLE_CELLS = 2_000;
+
+/**
+ * A table row's cells, trimmed, as GFM splits them: on each `|` not escaped by a backslash (`\|`
+ * is a pipe within a cell), the pipes at either end of the row optional.
+ */
+function tableCells(row: string): string[] {
+  const cells: string[] = [];
+  let start = 0;
+  for (let k = 0; k < row.length; k++) {
+    if (row[k] === '\\') k++;
+    else if (row[k] === '|') {
+      cells.push(row.slice(start, k));
+      start = k + 1;
+    }
+  }
+  cells.push(row.slice(start));
+  // An empty first or last cell is the space before a leading pipe or after a trailing one.
+  if (!cells[0]!.trim()) cells.shift();
+  if (cells.length && !cells.at(-1)!.trim()) cells.pop();
+  return cells.map((cell) => cell.trim().replace(/\\\|/g, '|'));
+}
+
+/** A delimiter row's alignments, a column each: `:--` left, `:-:` center, `--:` right. */
+function alignments(delimiter: string): Align[] {
+  return delimiter
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((cell) => {
+      const [left, right] = [/^ *:/.test(cell), /: *$/.test(cell)];
+      return left && right ? 'center' : right ? 'right' : left ? 'left' : null;
+    });
+}
+
+/**
+ * The alignments of the GFM table starting at lines[at], if lines[at] and the next line start one:
+ * a header row, then a delimiter row of as many cells.
+ */
+function tableAt(lines: string[], at: number): Align[] | undefined {
   const delimiter = TABLE_DELIMITER.exec(lines[at + 1] ?? '')?.[1];
-  return !!delimiter && /[:|]/.test(delimiter) && /^ *[^ ]/.test(lines[at]!);
+  if (!delimiter || !/[:|]/.test(delimiter) || !/^ *[^ ]/.test(lines[at]!)) return undefined;
+  const align = alignments(delimiter);
+  return tableCells(lines[at]!).length === align.length ? align : undefined;
 }
 
 /** Whether a line (of `lines`, at `at`, its {@link breakTail} in `tails`) ends the paragraph before it. */
@@ -88,7 +132,7 @@ function interrupts(lines: string[], tails: number[], at: number, anyBullet = fa
     QUOTE.test(line) ||
     /^ {0,3}(?:`{3,}[^`]*$|~~~)/.test(line) ||
     (anyBullet ? /^ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)/ : /^ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t]/).test(line) ||
-    (!anyBullet && tableAt(lines, at))
+    (!anyBullet && !!tableAt(lines, at))
   );
 }
 
@@ -141,6 +185,7 @@ function blocks(lines: string[], tails: number[], refs: Refs, depth: number, top
   while (i < lines.length) {
     const line = lines[i]!;
     let match: RegExpExecArray | null;
+    let align: Align[] | undefined;
     let end = i + 1;
     if (BLANK.test(line)) {
       while (end < lines.length && BLANK.test(lines[end]!)) end++;
@@ -199,10 +244,27 @@ function blocks(lines: string[], tails: number[], refs: Refs, depth: number, top
       if (!refs.has(label)) refs.set(label, unescape(match[2]!.replace(/^<(.*)>$/, '$1')));
       tokens.push({ type: 'def', raw: take(end) });
       skipEmpty();
-    } else if (tableAt(lines, i)) {
+    } else if ((align = tableAt(lines, i))) {
       end = i + 2;
       while (end < lines.length && !interrupts(lines, tails, end) && !INDENTED.test(lines[end]!)) end++;
-      tokens.push({ type: 'table', raw: take(end) });
+      // Rows, header included, times columns: the cells drawn, the short rows' padding included.
+      if (align.length > MAX_TABLE_COLUMNS || (end - i - 1) * align.length > MAX_TABLE_CELLS) {
+        tokens.push({ type: 'plain', raw: take(end) });
+        continue;
+      }
+      const cell = (text: string): Leaf => {
+        const token: Leaf = { type: 'text', raw: text, text };
+        leaves.push(token);
+        return token;
+      };
+      const header = tableCells(line).map(cell);
+      // A row's cells past the header's are dropped; missing ones are empty.
+      const columns = header.length;
+      const rows = lines.slice(i + 2, end).map((row) => {
+        const cells = tableCells(row);
+        return Array.from({ length: columns }, (_, column) => cell(cells[column] ?? ''));
+      });
+      tokens.push({ type: 'table', raw: take(end), header, align, rows });
     } else {
       // Lines up to one underlined with `=` or `-` are a heading (setext).
       let underline = false;

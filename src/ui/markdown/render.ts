@@ -13,7 +13,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { inertText } from '../inert-text.js';
 import { lexMarkdown } from './block.js';
-import { MAX_DEPTH, type Token } from './tokens.js';
+import { MAX_DEPTH, type Align, type Token } from './tokens.js';
 
 type Part = TemplateResult | string | typeof nothing;
 
@@ -238,6 +238,38 @@ function inlineToken(token: Token, depth: number, inLink: boolean): Part {
   }
 }
 /**
+ * A column's alignment as a class: classes, not style attributes, which the widget's strict
+ * content security policy would refuse. `:--` is the start of the line and `--:` its end, so a
+ * right-to-left reply's table is aligned as its author wrote it.
+ */
+const ALIGN_CLASSES: Record<NonNullable<Align>, string> = { left: 'align-start', center: 'align-center', right: 'align-end' };
+
+/**
+ * A table in a region that scrolls sideways when wider than its bubble, which keyboard users
+ * reach with Tab. The region is named by the table's column names: the reply's own words, in its
+ * own language.
+ */
+function table(token: Extract<Token, { type: 'table' }>, depth: number): TemplateResult {
+  const align = (column: number) => {
+    const alignment = token.align[column];
+    return alignment ? ALIGN_CLASSES[alignment] : nothing;
+  };
+  const label = token.header.map((cell) => decodeEntities(cell.text)).filter(Boolean).join(', ');
+  const header = token.header.map((cell, column) => html`<th scope="col" class=${align(column)}>${inline(cell.tokens, depth)}</th>`);
+  const rows = token.rows.map(
+    (row) => html`<tr>${row.map((cell, column) => html`<td class=${align(column)}>${inline(cell.tokens, depth)}</td>`)}</tr>`,
+  );
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label=${label || nothing}>
+    <table>
+      <thead>
+        <tr>${header}</tr>
+      </thead>
+      ${rows.length ? html`<tbody>${rows}</tbody>` : nothing}
+    </table>
+  </div>`;
+}
+
+/**
  * Draws a code block, given its code as text: where the widget adds its part and copy button.
  * The code is only ever a string, bound as text (inert).
  */
@@ -275,6 +307,8 @@ function blockToken(token: Token, depth: number, wrap: CodeBlockWrapper | undefi
       // Tight list items hold block-level `text` tokens with inline children.
       return html`${token.tokens ? inline(token.tokens, depth) : decodeEntities(token.text)}`;
     case 'table':
+      return table(token, depth);
+    case 'plain':
       // Its source text, a row a line.
       return html`<p class="plain">${token.raw.trim()}</p>`;
     default:

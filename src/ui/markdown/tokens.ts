@@ -1,11 +1,12 @@
 /**
  * The tokens the reply renderer (../markdown.ts) turns into elements: the Markdown subset a chat
  * answer uses, shaped as `marked`'s tokens are (so `marked` can check our lexer in the tests).
- * `raw` is the source a token was lexed from: tables, tags and what lies past {@link MAX_DEPTH}
- * are shown as it, never interpreted.
+ * `raw` is the source a token was lexed from: tags, tables past the size the renderer draws
+ * (`plain`) and what lies past {@link MAX_DEPTH} are shown as it, never interpreted.
  */
 export type Token =
-  | { type: 'space' | 'hr' | 'br' | 'def' | 'html' | 'table'; raw: string }
+  | { type: 'space' | 'hr' | 'br' | 'def' | 'html' | 'plain'; raw: string }
+  | { type: 'table'; raw: string; header: Leaf[]; align: Align[]; rows: Leaf[][] }
   | { type: 'code' | 'codespan' | 'escape'; raw: string; text: string }
   | Leaf
   | Span
@@ -13,13 +14,16 @@ export type Token =
   | { type: 'link' | 'image'; raw: string; text: string; href: string; tokens: Token[] }
   | { type: 'list'; raw: string; ordered: boolean; start: number | ''; items: { tokens: Token[] }[] };
 
-/** Text whose inline content is lexed once the blocks are known (`text`: a tight list item's). */
+/** Text whose inline content is lexed once the blocks are known (`text`: a tight list item's or a table cell's). */
 export interface Leaf {
   type: 'text' | 'paragraph' | 'heading';
   raw: string;
   text: string;
   tokens?: Token[];
 }
+
+/** How a table column's cells are aligned (`:--`, `:-:`, `--:` in its delimiter row; null: not said). */
+export type Align = 'left' | 'center' | 'right' | null;
 
 /** Emphasis: what a matched pair of `*`, `_` or `~` delimiters becomes. */
 export interface Span {

@@ -45,6 +45,7 @@ import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { HOSTILE_ERROR } from './hostile-error.js';
 import { LONG_CODE_REPLY } from './code-sample.js';
+import { WIDE_TABLE_REPLY } from './table-sample.js';
 import { ADMIN_TOKEN } from './admin-token.js';
 import { createEmulator } from '../../../src/emulator/index.js';
 import type { ReplySource } from '../../../src/emulator/index.js';
@@ -85,6 +86,7 @@ export const testReplies: ReplySource = {
     if (text === 'layout-sample') return LAYOUT_SAMPLE;
     if (text === 'visual-sample') return VISUAL_SAMPLE;
     if (text === 'long-code-line') return LONG_CODE_REPLY;
+    if (text === 'wide-table') return WIDE_TABLE_REPLY;
     // Right-to-left text with the constructs whose layout mirrors: a list, a quote, a link, code (which stays left to right).
     if (text === 'rtl-sample')
       return 'مرحبا! هذه **إجابة** مع قائمة:\n\n- الأول\n- الثاني\n\n> שלום, זה ציטוט\n\nاقرأ [الوثائق](https://example.com/docs) أو انسخ:\n\n```\nconst x = 1;\n```';

@@ -23,7 +23,17 @@ export const REPLY_WHITELIST: Record<string, readonly string[]> = {
   OL: ['start'],
   LI: [],
   A: ['href', 'target', 'rel'],
+  // A table, in a named, focusable region that scrolls sideways; columns aligned by class.
+  DIV: ['class', 'tabindex', 'role', 'aria-label'],
+  TABLE: [],
+  THEAD: [],
+  TBODY: [],
+  TR: [],
+  TH: ['scope', 'class'],
+  TD: ['class'],
 };
+
+const ALIGN_CLASSES = ['align-start', 'align-center', 'align-end'];
 
 const SAFE_PROTOCOLS = ['http:', 'https:', 'mailto:', 'tel:'];
 
@@ -42,6 +52,9 @@ export function inertProblems(root: ParentNode, whitelist: Record<string, readon
     }
     if (el.tagName === 'P' && el.hasAttribute('class') && el.getAttribute('class') !== 'plain')
       problems.push(`P has class ${el.getAttribute('class')}`);
+    if (el.tagName === 'DIV' && el.getAttribute('class') !== 'table-scroll') problems.push(`DIV has class ${el.getAttribute('class')}`);
+    if ((el.tagName === 'TH' || el.tagName === 'TD') && el.hasAttribute('class') && !ALIGN_CLASSES.includes(el.getAttribute('class')!))
+      problems.push(`${el.tagName} has class ${el.getAttribute('class')}`);
     if (el.tagName === 'PRE' && el.hasAttribute('part') && el.getAttribute('part') !== 'code-block')
       problems.push(`PRE has part ${el.getAttribute('part')}`);
     if (el.tagName === 'A') problems.push(...linkProblems(el as HTMLAnchorElement));

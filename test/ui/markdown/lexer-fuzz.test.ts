@@ -60,6 +60,10 @@ const HOSTILE: Record<string, (length: number) => string> = {
   'list markers': (n) => '1. '.repeat(n / 3),
   fences: (n) => '```\n'.repeat(n / 4),
   'table rows': (n) => '|a|\n|-|\n' + '|x|\n'.repeat(n / 4),
+  // Short rows are padded to the header's width: columns × rows cells from a few characters each.
+  'a wide header over short rows': (n) => '|a'.repeat(n / 8) + '|\n' + '|-'.repeat(n / 8) + '|\n' + 'x\n'.repeat(n / 4),
+  'twenty columns over many short rows': (n) => '|a'.repeat(20) + '|\n' + '|-'.repeat(20) + '|\n' + 'x\n'.repeat(n / 2 - 50),
+  'escaped pipes': (n) => 'a|b\n-|-\n' + '\\|'.repeat(n / 2 - 5),
   'HTML blocks': (n) => '<div>\n'.repeat(n / 6),
   everything: (n) => '*_~`[]()<>!\\\n'.repeat(n / 13),
 };
