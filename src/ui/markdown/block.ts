@@ -13,6 +13,7 @@
  * without reading it again at each level: see {@link breakTail}.
  */
 import { lexInline } from './inline.js';
+import { tableAt, tableToken } from './table.js';
 import { MAX_DEPTH, refLabel, unescape, type Align, type Leaf, type Refs, type Token } from './tokens.js';
 
 const BLANK = /^[ \t]*$/;
@@ -24,7 +25,6 @@ const QUOTE = /^ {0,3}>/;
 const INDENTED = /^(?: {4}| {0,3}\t)/;
 const DEF =
   /^ {0,3}\[((?:\\.|[^[\]\\])+)\]:[ \t]*(<(?:\\.|[^\n<>\\])*>|[^<\s]\S*)(?:[ \t]+(?:"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|\((?:\\.|[^()\\])*\)))?[ \t]*$/;
-const TABLE_DELIMITER = /^ {0,3}((?:\| *)?:?-+:? *(?:\| *:?-+:? *)*(?:\| *)?)$/;
 
 /**
  * How many of a line's last characters could end a thematic break: the longest end of the line
@@ -67,59 +67,6 @@ function expandIndent(line: string, column = 0): string {
     for (const c of space) out += c === '\t' ? ' '.repeat(4 - ((column + out.length) % 4)) : c;
     return out;
   });
-}
-
-/**
- * The most columns, and cells (the header's included, short rows padded), of a table drawn as a
- * table: a larger one is shown as its source text. Short rows are padded to the header's width, so
- * a wide header over many short rows (`|||…`, then lines of `x`) would otherwise make millions of
- * cells out of a reply of a few thousand characters.
- */
-export const MAX_TABLE_COLUMNS = 20;
-export const MAX_TABLE_CELLS = 2_000;
-
-/**
- * A table row's cells, trimmed, as GFM splits them: on each `|` not escaped by a backslash (`\|`
- * is a pipe within a cell), the pipes at either end of the row optional.
- */
-function tableCells(row: string): string[] {
-  const cells: string[] = [];
-  let start = 0;
-  for (let k = 0; k < row.length; k++) {
-    if (row[k] === '\\') k++;
-    else if (row[k] === '|') {
-      cells.push(row.slice(start, k));
-      start = k + 1;
-    }
-  }
-  cells.push(row.slice(start));
-  // An empty first or last cell is the space before a leading pipe or after a trailing one.
-  if (!cells[0]!.trim()) cells.shift();
-  if (cells.length && !cells.at(-1)!.trim()) cells.pop();
-  return cells.map((cell) => cell.trim().replace(/\\\|/g, '|'));
-}
-
-/** A delimiter row's alignments, a column each: `:--` left, `:-:` center, `--:` right. */
-function alignments(delimiter: string): Align[] {
-  return delimiter
-    .trim()
-    .replace(/^\||\|$/g, '')
-    .split('|')
-    .map((cell) => {
-      const [left, right] = [/^ *:/.test(cell), /: *$/.test(cell)];
-      return left && right ? 'center' : right ? 'right' : left ? 'left' : null;
-    });
-}
-
-/**
- * The alignments of the GFM table starting at lines[at], if lines[at] and the next line start one:
- * a header row, then a delimiter row of as many cells.
- */
-function tableAt(lines: string[], at: number): Align[] | undefined {
-  const delimiter = TABLE_DELIMITER.exec(lines[at + 1] ?? '')?.[1];
-  if (!delimiter || !/[:|]/.test(delimiter) || !/^ *[^ ]/.test(lines[at]!)) return undefined;
-  const align = alignments(delimiter);
-  return tableCells(lines[at]!).length === align.length ? align : undefined;
 }
 
 /** Whether a line (of `lines`, at `at`, its {@link breakTail} in `tails`) ends the paragraph before it. */
@@ -247,24 +194,14 @@ function blocks(lines: string[], tails: number[], refs: Refs, depth: number, top
     } else if ((align = tableAt(lines, i))) {
       end = i + 2;
       while (end < lines.length && !interrupts(lines, tails, end) && !INDENTED.test(lines[end]!)) end++;
-      // Rows, header included, times columns: the cells drawn, the short rows' padding included.
-      if (align.length > MAX_TABLE_COLUMNS || (end - i - 1) * align.length > MAX_TABLE_CELLS) {
-        tokens.push({ type: 'plain', raw: take(end) });
-        continue;
-      }
-      const cell = (text: string): Leaf => {
-        const token: Leaf = { type: 'text', raw: text, text };
-        leaves.push(token);
-        return token;
-      };
-      const header = tableCells(line).map(cell);
-      // A row's cells past the header's are dropped; missing ones are empty.
-      const columns = header.length;
-      const rows = lines.slice(i + 2, end).map((row) => {
-        const cells = tableCells(row);
-        return Array.from({ length: columns }, (_, column) => cell(cells[column] ?? ''));
-      });
-      tokens.push({ type: 'table', raw: take(end), header, align, rows });
+      const rows = lines.slice(i, end);
+      tokens.push(
+        tableToken(rows, align, take(end), (text) => {
+          const token: Leaf = { type: 'text', raw: text, text };
+          leaves.push(token);
+          return token;
+        }),
+      );
     } else {
       // Lines up to one underlined with `=` or `-` are a heading (setext).
       let underline = false;

@@ -3,7 +3,8 @@
 // tables past the size the widget draws kept as their source text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lexMarkdown, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../../../src/ui/markdown/block.js';
+import { lexMarkdown } from '../../../src/ui/markdown/block.js';
+import { MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../../../src/ui/markdown/table.js';
 import type { Token } from '../../../src/ui/markdown/tokens.js';
 
 type Table = Extract<Token, { type: 'table' }>;
@@ -19,14 +20,17 @@ function table(markdown: string): { header: string[]; align: Table['align']; row
 }
 
 test('a table has its header cells, the alignment of each column and its rows', () => {
-  assert.deepEqual(table('| Plan | Price | Seats | Notes |\n|:-----|:-----:|------:|-------|\n| Free | 0 € | 1 | trial |\n| Team | 20 € | 10 | |'), {
-    header: ['Plan', 'Price', 'Seats', 'Notes'],
-    align: ['left', 'center', 'right', null],
-    rows: [
-      ['Free', '0 €', '1', 'trial'],
-      ['Team', '20 €', '10', ''],
-    ],
-  });
+  assert.deepEqual(
+    table('| Plan | Price | Seats | Notes |\n|:-----|:-----:|------:|-------|\n| Free | 0 € | 1 | trial |\n| Team | 20 € | 10 | |'),
+    {
+      header: ['Plan', 'Price', 'Seats', 'Notes'],
+      align: ['left', 'center', 'right', null],
+      rows: [
+        ['Free', '0 €', '1', 'trial'],
+        ['Team', '20 €', '10', ''],
+      ],
+    },
+  );
 });
 
 test('the pipes at either end of a row are optional, and cells are trimmed', () => {

@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import type { Token } from '../../../src/ui/markdown/tokens.js';
 
-const SOURCES = ['block', 'inline', 'emphasis', 'tokens'];
+const SOURCES = ['block', 'table', 'inline', 'emphasis', 'tokens'];
 const root = new URL('../../../src/ui/markdown/', import.meta.url);
 
 /** The lexer's sources with `globalThis.__lexerWork()` at every loop iteration and function entry. */
