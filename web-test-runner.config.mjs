@@ -157,7 +157,9 @@ function minifyTemplatesPlugin() {
 }
 
 export default {
-  files: process.env.WTR_FILES ? JSON.parse(process.env.WTR_FILES) : ['test/chatbot-widget/**/*.test.ts', 'test/chatbot-usage/**/!(*.node).test.ts'],
+  files: process.env.WTR_FILES
+    ? JSON.parse(process.env.WTR_FILES)
+    : ['test/chatbot-widget/**/*.test.ts', 'test/chatbot-usage/**/!(*.node).test.ts'],
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
   nodeResolve: { exportConditions: ['production'] },
   // Two files at a time, one per core: each runs in a page of its own (its own storage), and

@@ -139,10 +139,7 @@ const journeys: Journey[] = [
   {
     label: "optional: <chatbot-usage> (owner's page)",
     size: sizeOf(
-      new Set([
-        ...added(chunkOf('chatbot-usage/register.ts'), firstLoad),
-        ...added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad),
-      ]),
+      new Set([...added(chunkOf('chatbot-usage/register.ts'), firstLoad), ...added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad)]),
     ),
     budget: BUDGETS.usageView,
   },
@@ -169,7 +166,10 @@ if (process.argv.includes('--by-module')) {
     for (const { name, gzip } of modules) console.log(`    ${String(gzip).padStart(6)} B  ${name}`);
   };
   listModules('first load', firstLoad);
-  listModules('what the first open adds', [...firstOpen].filter((chunk) => !firstLoad.has(chunk)));
+  listModules(
+    'what the first open adds',
+    [...firstOpen].filter((chunk) => !firstLoad.has(chunk)),
+  );
 }
 const smallest = languages[languages.length - 1]!;
 console.log(`  the ${languages.length} languages: ${smallest.size.gzip}–${largestLanguage.size.gzip} B gzip each`);

@@ -1,7 +1,18 @@
 // Sending and receiving through the real handler and emulator: the visitor's message shows at
 // once, the reply arrives, the keyboard behaves, events fire with typed details.
 import type { ChatbotErrorDetail, ChatbotReplyDetail, ChatbotSendDetail } from '../../src/browser/index.js';
-import { assert, bubbleTexts, equal, mount, part, parts, typeAndSend, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  assert,
+  bubbleTexts,
+  equal,
+  mount,
+  part,
+  parts,
+  typeAndSend,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 
 afterEach(() => unmountAll());
 

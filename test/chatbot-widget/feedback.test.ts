@@ -5,7 +5,17 @@
 import { entries } from 'idb-keyval';
 import type { ChatbotFeedbackDetail } from '../../src/browser/index.js';
 import { axeViolations } from '../helpers/browser/axe.js';
-import { absoluteEndpoint, equal, freshNamespace, idbStore, mount, part, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  absoluteEndpoint,
+  equal,
+  freshNamespace,
+  idbStore,
+  mount,
+  part,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 import { announcement, press, tabTo } from '../helpers/browser/keyboard.js';
 
 afterEach(() => unmountAll());

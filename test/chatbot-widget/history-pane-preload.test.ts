@@ -4,7 +4,18 @@
 // own, as that lasts for the page), and neither the pane nor a download needs it again.
 import { executeServerCommand } from '@web/test-runner-commands';
 import { recordDownloads } from '../helpers/browser/downloads.js';
-import { assert, browserOnline, equal, mount, network, part, parts, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  assert,
+  browserOnline,
+  equal,
+  mount,
+  network,
+  part,
+  parts,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 
 afterEach(() => {
   browserOnline(true);

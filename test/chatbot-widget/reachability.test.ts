@@ -6,7 +6,18 @@
 import type { ChatbotErrorDetail, ChatbotWidget } from '../../src/browser/index.js';
 import { strings as defaultStrings } from '../../src/ui/locales/en.js';
 import { de } from '../../src/ui/locales/de.js';
-import { assert, browserOnline, endpointOf, equal, freshNamespace, mount, network, part, unmountAll, waitFor } from '../helpers/browser/helpers.js';
+import {
+  assert,
+  browserOnline,
+  endpointOf,
+  equal,
+  freshNamespace,
+  mount,
+  network,
+  part,
+  unmountAll,
+  waitFor,
+} from '../helpers/browser/helpers.js';
 import { thirdPartyOrigin } from '../helpers/browser/inert-dom.js';
 
 afterEach(() => {

@@ -2,7 +2,18 @@
 // messages of every cached conversation found offline and highlighted, a result opening its
 // conversation at its message, and the keyboard path. (Ranking and words: search-index.test.ts.)
 import { sendKeys } from '@web/test-runner-commands';
-import { assert, browserOnline, equal, mount, network, part, parts, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  assert,
+  browserOnline,
+  equal,
+  mount,
+  network,
+  part,
+  parts,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 import { visitorWithCachedSessions } from '../helpers/browser/cached-sessions.js';
 import type { ChatbotWidget } from '../../src/browser/index.js';
 

@@ -5,7 +5,17 @@
 // the quota notice, a failed send, the dark theme, a 360 px phone, and <chatbot-usage>.
 // Right-to-left layouts are in rtl-visual.test.ts.
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import { freshNamespace, mount, network, part, parts, typeAndSend, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  freshNamespace,
+  mount,
+  network,
+  part,
+  parts,
+  typeAndSend,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 import {
   converse,
   conversationWithError,

@@ -132,7 +132,9 @@ export class RatingsOutbox {
     if (!namespace) return [];
     const records = (await this.#storage.list<RatingRecord>(namespace)).filter(isRecord);
     // A rating of a reply still under its temporary id waits until its server id is known.
-    return records.filter((r) => !r.delivered && !isTemporaryReplyId(r.messageId)).map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
+    return records
+      .filter((r) => !r.delivered && !isTemporaryReplyId(r.messageId))
+      .map((record) => ({ key: ratingKey(namespace, record.messageId), record }));
   }
 
   /** The message's record as stored now, if it is still waiting. */

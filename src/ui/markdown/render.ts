@@ -254,7 +254,10 @@ function table(token: Extract<Token, { type: 'table' }>, depth: number): Templat
     const alignment = token.align[column];
     return alignment ? ALIGN_CLASSES[alignment] : nothing;
   };
-  const label = token.header.map((cell) => decodeEntities(cell.text)).filter(Boolean).join(', ');
+  const label = token.header
+    .map((cell) => decodeEntities(cell.text))
+    .filter(Boolean)
+    .join(', ');
   const header = token.header.map((cell, column) => html`<th scope="col" class=${align(column)}>${inline(cell.tokens, depth)}</th>`);
   const rows = token.rows.map(
     (row) => html`<tr>${row.map((cell, column) => html`<td class=${align(column)}>${inline(cell.tokens, depth)}</td>`)}</tr>`,
