@@ -49,6 +49,8 @@ function readCounts(file) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed Node test, named again at the end of the run. */
+const failures = [];
 let exitCode = 0;
 
 /** Adds one suite's figures to the totals; a suite that reported nothing counts as a failure. */
@@ -59,6 +61,7 @@ function addCounts(suite, countFile, code) {
     totals.failed++;
   } else {
     for (const key of Object.keys(totals)) totals[key] += counts[key];
+    failures.push(...(counts.failures ?? []));
   }
   if (code !== 0) exitCode = 1;
 }
@@ -114,5 +117,9 @@ if (!browserOnly) await nodeSuite();
 if (!nodeOnly) await browserSuite();
 
 if (totals.failed > 0) exitCode = 1;
+if (failures.length) {
+  console.log('\nFailed:');
+  for (const f of failures) console.log(`  ${f.file ? relative(root, f.file) : '?'}: ${f.name}\n      ${f.error}`);
+}
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(exitCode);
