@@ -43,8 +43,9 @@ export async function writeWebResponse(response: Response, req: IncomingMessage,
 }
 
 /**
- * Methods the Fetch standard forbids in a `Request` (its constructor throws). No route of the
- * handler takes them, so they get the 405 the handler would give instead of failing as a 500.
+ * Methods the Fetch standard forbids in a `Request` (its constructor throws, so a site's own code
+ * asking for the real Request would fail). No route of the handler takes them, so they get the 405
+ * the handler would give, here, before any Request is made.
  */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -69,7 +70,7 @@ export async function runNodeRequest(
   }
   try {
     useLightResponses();
-    const { request, context } = toWebRequest(req, bodyOverride, rawPath);
+    const { request, context } = toWebRequest(req, bodyOverride, rawPath, res);
     await writeWebResponse(await handler(request, context), req, res);
   } catch {
     if (!res.headersSent) {
