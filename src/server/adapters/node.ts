@@ -1,7 +1,8 @@
 /**
  * The Node bridge: runs the Web-standard handler behind `node:http` (and, through
- * `./express.ts`, Express). Translation only: request line, headers and body stream in,
- * status, headers and body out, and the socket's peer address as the client address.
+ * `./express.ts`, Express). Translation only: request line, headers and body in (a light
+ * Request, light-request.ts), status, headers and body out, and the socket's peer address as the
+ * client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SigningHandlerOptions } from '../core/options.js';
