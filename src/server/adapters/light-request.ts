@@ -39,6 +39,8 @@ export class LightRequest {
   readonly #hasBody: boolean;
   /** Whether the body was read whole through one of the body methods. */
   #consumed = false;
+  /** The stream `body` gives once the body was read whole. */
+  #readStream: ReadableStream<Uint8Array> | undefined;
   #signal: AbortSignal | undefined;
   /** The real Request behind this one, once something needed it; it answers for the body from then on. */
   #real: Request | undefined;
@@ -78,9 +80,11 @@ export class LightRequest {
     if (!this.#hasBody) return null;
     if (this.#consumed && !this.#real) {
       // A body read whole has a stream that can no longer be read: locked, as a real one is.
-      const stream = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-      stream.getReader();
-      return stream;
+      if (!this.#readStream) {
+        this.#readStream = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+        this.#readStream.getReader();
+      }
+      return this.#readStream;
     }
     return this.#realRequest().body;
   }

@@ -54,55 +54,52 @@ async function outcome(read: () => unknown): Promise<unknown> {
 
 describe('the light Request', () => {
   it('answers method, URL, headers and the rest of a Request as the real one does', async () => {
-    {
-      const { light, real } = pair('POST', ['{"content":"hi"}']);
-      assert.ok(light instanceof Request);
-      assert.equal(Object.prototype.toString.call(light), '[object Request]');
-      for (const member of [
-        'method',
-        'url',
-        'bodyUsed',
-        'cache',
-        'credentials',
-        'destination',
-        'duplex',
-        'integrity',
-        'isHistoryNavigation',
-        'isReloadNavigation',
-        'keepalive',
-        'mode',
-        'redirect',
-        'referrer',
-        'referrerPolicy',
-      ] as const) {
-        assert.equal(light[member], real[member], member);
-      }
-      assert.ok(light.headers instanceof Headers);
-      assert.deepEqual([...light.headers], [...real.headers]);
-      assert.equal(light.headers.get('x-note'), 'one, two');
-      assert.equal(light.signal.aborted, false);
+    const { light, real } = pair('POST', ['{"content":"hi"}']);
+    assert.ok(light instanceof Request);
+    assert.equal(Object.prototype.toString.call(light), '[object Request]');
+    for (const member of [
+      'method',
+      'url',
+      'bodyUsed',
+      'cache',
+      'credentials',
+      'destination',
+      'duplex',
+      'integrity',
+      'isHistoryNavigation',
+      'isReloadNavigation',
+      'keepalive',
+      'mode',
+      'redirect',
+      'referrer',
+      'referrerPolicy',
+    ] as const) {
+      assert.equal((light as unknown as Record<string, unknown>)[member], (real as unknown as Record<string, unknown>)[member], member);
     }
+    assert.ok(light.headers instanceof Headers);
+    assert.deepEqual([...light.headers], [...real.headers]);
+    assert.equal(light.headers.get('x-note'), 'one, two');
+    assert.equal(light.signal.aborted, false);
   });
 
   it('reads the body whole through arrayBuffer(), text() and json(), once, as the real one does', async () => {
     const body = ['{"content":', '"two chunks, é"}'];
     for (const read of ['arrayBuffer', 'text', 'json'] as const) {
-      {
-        const { light, real } = pair('POST', body);
-        const [lightValue, realValue] = [await light[read](), await real[read]()];
-        assert.deepEqual(
-          read === 'arrayBuffer' ? Buffer.from(lightValue as ArrayBuffer) : lightValue,
-          read === 'arrayBuffer' ? Buffer.from(realValue as ArrayBuffer) : realValue,
-        );
-        assert.equal(light.bodyUsed, true);
-        // A second read of the body, by any method, fails as it does for a real Request.
-        for (const again of ['arrayBuffer', 'text', 'json', 'blob', 'formData'] as const) {
-          assert.equal(await outcome(() => light[again]()), await outcome(() => real[again]()), `${read} then ${again}`);
-          assert.equal(await outcome(() => light[again]()), 'throws TypeError');
-        }
-        assert.equal(await outcome(() => light.clone()), await outcome(() => real.clone()));
-        assert.equal(await outcome(() => light.body!.getReader()), await outcome(() => real.body!.getReader()));
+      const { light, real } = pair('POST', body);
+      const [lightValue, realValue] = [await light[read](), await real[read]()];
+      assert.deepEqual(
+        read === 'arrayBuffer' ? Buffer.from(lightValue as ArrayBuffer) : lightValue,
+        read === 'arrayBuffer' ? Buffer.from(realValue as ArrayBuffer) : realValue,
+      );
+      assert.equal(light.bodyUsed, true);
+      // A second read of the body, by any method, fails as it does for a real Request.
+      for (const again of ['arrayBuffer', 'text', 'json', 'blob', 'formData'] as const) {
+        assert.equal(await outcome(() => light[again]()), await outcome(() => real[again]()), `${read} then ${again}`);
+        assert.equal(await outcome(() => light[again]()), 'throws TypeError');
       }
+      assert.equal(await outcome(() => light.clone()), await outcome(() => real.clone()));
+      assert.equal(await outcome(() => light.body!.getReader()), await outcome(() => real.body!.getReader()));
+      assert.equal(light.body, light.body, 'the same stream each time');
     }
   });
 
@@ -116,7 +113,8 @@ describe('the light Request', () => {
   it('decodes text() and json() as the real one does: BOM dropped, bad UTF-8 replaced, bad JSON a SyntaxError', async () => {
     const odd = [new Uint8Array([0xef, 0xbb, 0xbf]), 'caf', new Uint8Array([0xc3]), new Uint8Array([0xff, 0x41])];
     const textPair = pair('POST', odd);
-    assert.equal(await textPair.light.text(), await textPair.real.text());
+    const texts = [await textPair.light.text(), await textPair.real.text()];
+    assert.deepEqual(texts, ['caf\uFFFD\uFFFDA', 'caf\uFFFD\uFFFDA']);
     const jsonPair = pair('POST', ['{"content":']);
     const [light, real] = [await outcome(() => jsonPair.light.json()), await outcome(() => jsonPair.real.json())];
     assert.equal(light, real);
@@ -125,46 +123,40 @@ describe('the light Request', () => {
 
   it('has no body for GET and HEAD, and reads it as empty any number of times', async () => {
     for (const method of ['GET', 'HEAD']) {
-      {
-        const { light, real } = pair(method, []);
-        assert.equal(light.body, real.body);
-        assert.equal(light.body, null);
-        assert.equal((await light.arrayBuffer()).byteLength, 0);
-        assert.equal(await light.text(), await real.text());
-        assert.equal(await light.text(), '');
-        assert.equal(light.bodyUsed, real.bodyUsed);
-        assert.equal(light.bodyUsed, false);
-      }
+      const { light, real } = pair(method, []);
+      assert.equal(light.body, real.body);
+      assert.equal(light.body, null);
+      assert.equal((await light.arrayBuffer()).byteLength, 0);
+      assert.equal(await light.text(), await real.text());
+      assert.equal(await light.text(), '');
+      assert.equal(light.bodyUsed, real.bodyUsed);
+      assert.equal(light.bodyUsed, false);
     }
   });
 
   it('hands the body out as a stream, which then counts as read once read from', async () => {
-    {
-      const { light, real } = pair('POST', ['{"a":', '1}']);
-      for (const request of [light, real]) {
-        assert.ok(request.body instanceof ReadableStream);
-        assert.equal(request.body, request.body, 'the same stream each time');
-        assert.equal(request.bodyUsed, false);
-        const reader = request.body.getReader();
-        const first = await reader.read();
-        assert.equal(Buffer.from(first.value!).toString(), '{"a":');
-        reader.releaseLock();
-        assert.equal(request.bodyUsed, true);
-        assert.equal(await outcome(() => request.text()), 'throws TypeError');
-      }
+    const { light, real } = pair('POST', ['{"a":', '1}']);
+    for (const request of [light, real]) {
+      assert.ok(request.body instanceof ReadableStream);
+      assert.equal(request.body, request.body, 'the same stream each time');
+      assert.equal(request.bodyUsed, false);
+      const reader = request.body.getReader();
+      const first = await reader.read();
+      assert.equal(Buffer.from(first.value!).toString(), '{"a":');
+      reader.releaseLock();
+      assert.equal(request.bodyUsed, true);
+      assert.equal(await outcome(() => request.text()), 'throws TypeError');
     }
   });
 
   it('clones with the body inside, and still reads the body itself afterwards', async () => {
-    {
-      const { light, real } = pair('POST', ['{"content":"cloned"}']);
-      const [lightCopy, realCopy] = [light.clone(), real.clone()];
-      assert.ok(lightCopy instanceof Request);
-      assert.equal(await lightCopy.text(), await realCopy.text());
-      assert.deepEqual([...lightCopy.headers], [...realCopy.headers]);
-      assert.equal(await light.text(), '{"content":"cloned"}');
-      assert.equal(light.bodyUsed, true);
-    }
+    const { light, real } = pair('POST', ['{"content":"cloned"}']);
+    const [lightCopy, realCopy] = [light.clone(), real.clone()];
+    assert.ok(lightCopy instanceof Request);
+    assert.equal(await lightCopy.text(), await realCopy.text());
+    assert.deepEqual([...lightCopy.headers], [...realCopy.headers]);
+    assert.equal(await light.text(), '{"content":"cloned"}');
+    assert.equal(light.bodyUsed, true);
   });
 
   it('reads the body from the socket only when asked', async () => {
