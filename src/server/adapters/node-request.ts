@@ -2,8 +2,9 @@
  * A Node request as a Web `Request`: its URL from the socket and a Host header it can trust, its
  * headers as received, its body read from the socket only when the handler reads it.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HandlerContext } from '../core/options.js';
+import { LightRequest } from './light-request.js';
 
 const SAFE_HOST = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,60}\](:[0-9]{1,5})?$/;
 
@@ -47,84 +48,39 @@ function requestUrl(req: IncomingMessage): { url: string; rawPath: string } {
 }
 
 /**
- * The request body as a Web stream that reads the socket only when someone reads the stream: a
- * request the handler refuses before its body (401, 403, 415, a declared length over the cap)
- * leaves the body unread. Cancelling it stops reading without destroying the socket, so the
- * answer can still be written.
+ * A Web `Request` for a Node request (a light one, see light-request.ts). `bodyOverride` stands in
+ * for a body a parser already read; `answer`, when given, lets the request's signal see the
+ * visitor leave.
  */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let listening = false;
-  let cancelled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      pull(controller) {
-        if (listening) return void req.resume();
-        listening = true;
-        // Something before the handler (an Express middleware) already read the body without
-        // leaving it in req.body: 'end' has fired and will not fire again, so waiting for it
-        // would hang the request forever. The handler gets an empty body instead.
-        if (req.readableEnded) return controller.close();
-        req.on('data', (chunk: Buffer) => {
-          if (cancelled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (!cancelled) controller.close();
-        });
-        req.once('error', (error) => {
-          if (!cancelled) controller.error(error);
-        });
-      },
-      cancel() {
-        cancelled = true;
-        req.pause();
-      },
-    },
-    // Nothing is read ahead: the first read of the stream is the first read of the socket.
-    { highWaterMark: 0 },
-  );
-}
-
-/** A Web `Request` for a Node request; `bodyOverride` stands in for a stream a body parser already read. */
 export function toWebRequest(
   req: IncomingMessage,
   bodyOverride?: string,
   rawPathOverride?: string,
+  answer?: ServerResponse,
 ): { request: Request; context: HandlerContext } {
   const { url, rawPath } = requestUrl(req);
   const method = (req.method ?? 'GET').toUpperCase();
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  // A body a parser already read goes as text: its declared length no longer applies.
-  const pairs: [string, string][] = [];
+  const bodyText = method === 'GET' || method === 'HEAD' ? undefined : bodyOverride;
+  const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
+    // A body a parser already read goes as text: its declared length no longer applies.
     if (name.startsWith(':') || (bodyOverride !== undefined && name.toLowerCase() === 'content-length')) continue;
-    pairs.push([name, req.rawHeaders[i + 1]!]);
+    try {
+      headers.append(name, req.rawHeaders[i + 1]!);
+    } catch {
+      // A value Web Headers cannot hold is left out rather than failing the request.
+    }
   }
-  const init: RequestInit & { duplex?: 'half' } = { method, headers: pairs };
-  if (hasBody) {
-    init.body = bodyOverride ?? bodyStream(req);
-    init.duplex = 'half';
+  if (bodyText !== undefined) {
+    // The text's own length, and what a Request made with a text body says of it when the request did not.
+    headers.set('content-length', String(Buffer.byteLength(bodyText)));
+    if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
   }
   const context: HandlerContext = {
     clientAddress: req.socket.remoteAddress,
     rawPath: rawPathOverride === undefined ? rawPath : originForm(rawPathOverride),
   };
-  let request: Request;
-  try {
-    request = new Request(url, init);
-  } catch {
-    // Some header value Web Headers cannot hold: those are left out rather than failing the request.
-    const headers = new Headers();
-    for (const [name, value] of pairs) {
-      try {
-        headers.append(name, value);
-      } catch {
-        // left out
-      }
-    }
-    request = new Request(url, { ...init, headers });
-  }
+  const request = new LightRequest({ message: req, url, method, headers, bodyText, answer }) as unknown as Request;
   return { request, context };
 }

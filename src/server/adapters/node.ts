@@ -1,7 +1,8 @@
 /**
  * The Node bridge: runs the Web-standard handler behind `node:http` (and, through
- * `./express.ts`, Express). Translation only: request line, headers and body stream in,
- * status, headers and body out, and the socket's peer address as the client address.
+ * `./express.ts`, Express). Translation only: request line, headers and body in (a light
+ * Request, light-request.ts), status, headers and body out, and the socket's peer address as the
+ * client address.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SigningHandlerOptions } from '../core/options.js';
@@ -43,8 +44,9 @@ export async function writeWebResponse(response: Response, req: IncomingMessage,
 }
 
 /**
- * Methods the Fetch standard forbids in a `Request` (its constructor throws). No route of the
- * handler takes them, so they get the 405 the handler would give instead of failing as a 500.
+ * Methods the Fetch standard forbids in a `Request` (its constructor throws, so a site's own code
+ * asking for the real Request would fail). No route of the handler takes them, so they get the 405
+ * the handler would give, here, before any Request is made.
  */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -69,7 +71,7 @@ export async function runNodeRequest(
   }
   try {
     useLightResponses();
-    const { request, context } = toWebRequest(req, bodyOverride, rawPath);
+    const { request, context } = toWebRequest(req, bodyOverride, rawPath, res);
     await writeWebResponse(await handler(request, context), req, res);
   } catch {
     if (!res.headersSent) {

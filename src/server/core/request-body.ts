@@ -1,6 +1,7 @@
 /**
- * Reading a request body with its size capped while reading: `Content-Length` may be absent
- * (chunked) or false, so bytes are counted as they arrive and reading stops past the cap.
+ * Reading a request body with its size capped: a declared `Content-Length` over the cap is refused
+ * before reading, a body of declared length is read whole (and its size checked), and a body
+ * without one (chunked) is counted as bytes arrive, reading stopping past the cap.
  */
 import { readCapped, StreamTooLarge } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
@@ -14,18 +15,27 @@ export function isJsonRequest(request: Request): boolean {
   return type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** The body as text, at most `maxBytes` bytes of UTF-8; answers 413 past that and 400 on bad UTF-8. */
-async function readCappedText(request: Request, maxBytes: number): Promise<string> {
-  // A declared length over the cap is refused at once; a smaller one is not trusted either.
-  const declared = Number(request.headers.get('Content-Length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
+/** The length a request declares for its body: a `Content-Length` of digits only, else undefined. */
+function declaredLength(request: Request): number | undefined {
+  const value = request.headers.get('Content-Length');
+  return value !== null && /^[0-9]{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+/** The body's bytes, at most `maxBytes` of them; answers 413 past that and 400 when the body breaks off. */
+async function readBodyCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = declaredLength(request);
+  // A declared length over the cap is refused at once, the body left unread.
+  if (declared !== undefined && declared > maxBytes) {
     await request.body?.cancel().catch(() => undefined);
     refuse(413, TEXT.tooLarge);
   }
-  if (!request.body) return '';
   let bytes: Uint8Array;
   try {
-    bytes = await readCapped(request.body, maxBytes);
+    // With a declared length the runtime's HTTP server reads no more than that, so the body is
+    // read whole in one go (its size is still checked below: a Request can be made with any
+    // body). Without one (chunked), bytes are counted as they arrive and reading stops past the cap.
+    if (declared !== undefined) bytes = new Uint8Array(await request.arrayBuffer());
+    else bytes = request.body ? await readCapped(request.body, maxBytes) : new Uint8Array(0);
   } catch (error) {
     if (error instanceof StreamTooLarge) refuse(413, TEXT.tooLarge);
     // The visitor's connection broke off mid-body. That is the client's doing, not a fault of
@@ -33,6 +43,13 @@ async function readCappedText(request: Request, maxBytes: number): Promise<strin
     // which any client could otherwise fill at will.
     refuse(400, TEXT.bodyUnreadable);
   }
+  if (bytes.byteLength > maxBytes) refuse(413, TEXT.tooLarge);
+  return bytes;
+}
+
+/** The body as text, at most `maxBytes` bytes of UTF-8; answers 413 past that and 400 on bad UTF-8. */
+async function readCappedText(request: Request, maxBytes: number): Promise<string> {
+  const bytes = await readBodyCapped(request, maxBytes);
   try {
     return decoder.decode(bytes);
   } catch {

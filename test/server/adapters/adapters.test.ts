@@ -8,6 +8,7 @@ import express from 'express';
 import { jsonHeaders, listen, newVisitor, rawRequest, startHandler, type RunningHandler } from '../helpers/handler-server.js';
 import { handlerOptions } from '../helpers/handler-options.js';
 import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
+import { watchingIdentify, type SeenByIdentify } from '../helpers/watching-identify.js';
 import { createSigningHandler } from '../../../src/server/index.js';
 import { createExpressHandler, toExpress } from '../../../src/server/adapters/express.js';
 
@@ -139,6 +140,38 @@ describe('adapters', () => {
       });
       assert.equal(sent.status, 200, sent.text);
       assert.deepEqual(JSON.parse(upstream.requests[0]!.body), { user: { id: userId, name: 'Visitor' }, message: { content: 'parsed' } });
+    });
+
+    it("hands the host's identify() a working Request, with or without a body parser before it", async () => {
+      const seen: SeenByIdentify[] = [];
+      const app = express();
+      app.use(createExpressHandler({ ...options(), identify: watchingIdentify(seen) }));
+      app.use(
+        '/parsed',
+        express.json(),
+        toExpress(createSigningHandler({ ...options(), basePath: '/parsed/chatbot', identify: watchingIdentify(seen) })),
+      );
+      const withIdentify = await listen(createServer(app));
+      try {
+        for (const path of ['/chatbot/message', '/parsed/chatbot/message']) {
+          const sent = await rawRequest(withIdentify.port, {
+            method: 'POST',
+            path,
+            headers: { ...jsonHeaders(), Cookie: 'session=abc' },
+            body: '{"content":"seen by the host"}',
+          });
+          assert.equal(sent.status, 200, `${path}: ${sent.text}`);
+          assert.equal(sent.json.data, 'You said: seen by the host');
+        }
+        const expected = { isRequest: true, cookie: 'session=abc', body: '{"content":"seen by the host"}', signalLive: true };
+        assert.deepEqual(seen, [expected, expected]);
+        assert.deepEqual(
+          upstream.requests.map((request) => (JSON.parse(request.body) as { user: { id: string } }).user.id),
+          ['host_user_1', 'host_user_1'],
+        );
+      } finally {
+        await withIdentify.close();
+      }
     });
   });
 });

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonHeaders, newVisitor, rawRequest } from '../helpers/handler-server.js';
 import { handlerOptions } from '../helpers/handler-options.js';
 import { recordingUpstreamForFile } from '../helpers/stack-for-file.js';
+import { watchingIdentify, type SeenByIdentify } from '../helpers/watching-identify.js';
 import { fastifyChatbot } from '../../../src/server/adapters/fastify.js';
 import type { SigningHandlerOptions } from '../../../src/server/index.js';
 
@@ -107,6 +108,27 @@ describe('Fastify plugin', () => {
       statuses.push(response.status);
     }
     assert.deepEqual(statuses, [200, 200, 200, 429, 429, 429, 429]);
+  });
+
+  it("hands the host's identify() a working Request", async () => {
+    const seen: SeenByIdentify[] = [];
+    const other = Fastify();
+    await other.register(fastifyChatbot, { ...options(), identify: watchingIdentify(seen) });
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const sent = await rawRequest((other.server.address() as { port: number }).port, {
+        method: 'POST',
+        path: '/chatbot/message',
+        headers: { ...jsonHeaders(), Cookie: 'session=abc' },
+        body: '{"content":"seen by the host"}',
+      });
+      assert.equal(sent.status, 200, sent.text);
+      assert.equal(sent.json.data, 'You said: seen by the host');
+      assert.deepEqual(seen, [{ isRequest: true, cookie: 'session=abc', body: '{"content":"seen by the host"}', signalLive: true }]);
+      assert.equal((JSON.parse(upstream.requests[0]!.body) as { user: { id: string } }).user.id, 'host_user_1');
+    } finally {
+      await other.close();
+    }
   });
 
   it('serves under another basePath, and refuses a prefix with a message saying what to do', async () => {
