@@ -8,12 +8,6 @@ import assert from 'node:assert/strict';
 const MINUTE_MS = 60_000;
 const minuteOf = (at: number) => Math.floor(at / MINUTE_MS);
 
-/** Resolves once at least `seconds` are left of the current UTC minute: at once, or as the next one begins. */
-export async function untilMinuteHasLeft(seconds: number): Promise<void> {
-  const left = MINUTE_MS - (Date.now() % MINUTE_MS);
-  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
-
 /** Whole seconds from `at` to the end of its minute, at least 1: the Retry-After of a minute's refusal. */
 const secondsLeftOfMinute = (at: number) => Math.max(1, Math.ceil((MINUTE_MS - (at % MINUTE_MS)) / 1000));
 
