@@ -1,6 +1,10 @@
+// ChatbotClient, kept whole (about 340 lines): one method per endpoint of the API, and the one
+// attempt loop they all go through (sign, time out, classify the failure, wait, retry). Each
+// method's retry and check rules are read beside the loop that applies them. Its options are in
+// ./client-options.ts, the checks of answers in ./envelope-check.ts and of arguments in
+// ./call-arguments.ts.
 import { unixSeconds } from '../shared/signature.js';
 import type {
-  CountByMonthResponse,
   CountQuery,
   CountResponse,
   DateRange,
@@ -10,7 +14,6 @@ import type {
   ListUsersQuery,
   MessageListResponse,
   MessageResponse,
-  MonthlyUsage,
   SendMessageInput,
   SendMessageResponse,
   SessionListResponse,
@@ -21,8 +24,11 @@ import { ChatbotHttpError } from './errors/chatbot-http-error.js';
 import { ChatbotNetworkError } from './errors/chatbot-network-error.js';
 import { ChatbotResponseError } from './errors/chatbot-response-error.js';
 import { ChatbotTimeoutError } from './errors/chatbot-timeout-error.js';
-import { readRateLimit, type RateLimitInfo } from './rate-limit.js';
-import { backoffDelay, isRetryableStatus, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.js';
+import { readRateLimit } from './rate-limit.js';
+import type { CallOptions, ChatbotClientOptions, MonthlyUsageResponse, RetryEvent, SendMessageResult } from './client-options.js';
+import { envelopeProblem, isArray, isNumber, isRecord, isString, type DataCheck } from './envelope-check.js';
+import { checkTimeout, dateRange } from './call-arguments.js';
+import { backoffDelay, isRetryableStatus, retryPolicy, type RetryPolicy } from './retry.js';
 import { retryAfterSeconds, serverDelayMs as serverDelay } from '../shared/retry-after.js';
 import {
   parseBaseUrl,
@@ -34,69 +40,7 @@ import {
   type QueryValues,
 } from './signed-request.js';
 
-/** Options of {@link ChatbotClient}. */
-export interface ChatbotClientOptions {
-  /** The API's base URL, ending in `/api` (e.g. `https://chatbot.example/api`, or the emulator's `http://127.0.0.1:8787/api`). */
-  baseUrl: string | URL;
-  /** The public key, `pk_…`, sent in `X-API-Key`. */
-  apiKey: string;
-  /** The secret, `sk_…`: only ever used as the HMAC key, never sent or printed. */
-  apiSecret: string;
-  /** The chatbot every call addresses. */
-  chatbotId: string;
-  /** A `fetch` to use instead of the global one (a proxy agent, a test double). */
-  fetch?: typeof fetch;
-  /** Time limit of each attempt, headers and body, in ms. Default 10,000. */
-  timeoutMs?: number;
-  /** How reads are retried; `false` for never. Sends are never retried. Default `{ limit: 2, baseDelayMs: 250, maxDelayMs: 10000 }`. */
-  retry?: RetryOptions | false;
-  /** Called before each retry of a read, e.g. to log it. */
-  onRetry?: (event: RetryEvent) => void;
-  /** The clock, in ms since the epoch, for `X-Timestamp` and `Retry-After` dates. Default `Date.now`. */
-  now?: () => number;
-}
-
-/** What {@link ChatbotClientOptions.onRetry} is told. */
-export interface RetryEvent {
-  /** 1 for the first retry, 2 for the second… */
-  retry: number;
-  /** The wait before it, in ms: the server's `Retry-After` / `X-RateLimit-Reset`, else backoff. */
-  delayMs: number;
-  /** Why the previous attempt failed. */
-  error: ChatbotError;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  /** Aborts the call (any attempt or the wait between attempts); the call then rejects with `signal.reason`. */
-  signal?: AbortSignal;
-  /** Overrides the client's `timeoutMs` for this call. */
-  timeoutMs?: number;
-}
-
-/** What {@link ChatbotClient.sendMessage} resolves to. */
-export interface SendMessageResult {
-  /** The envelope as received: `data` is the chatbot's reply text. */
-  envelope: SendMessageResponse;
-  /** The chatbot's reply text (the same as `envelope.data`). */
-  reply: string;
-  /** The daily quota figures of the `X-RateLimit-*` headers; null when the answer had none. */
-  rateLimit: RateLimitInfo | null;
-}
-
-/** The count-by-month envelope of a successful call, where `data` is always the list of months. */
-export type MonthlyUsageResponse = CountByMonthResponse & { data: MonthlyUsage[] };
-
 const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Checks the `data` of a 2xx envelope; returns what is wrong, or null. */
-type DataCheck = (data: unknown) => string | null;
-
-const isArray: DataCheck = (data) => (Array.isArray(data) ? null : 'a "data" that is not a list');
-const isNumber: DataCheck = (data) => (typeof data === 'number' ? null : 'a "data" that is not a number');
-const isString: DataCheck = (data) => (typeof data === 'string' ? null : 'a "data" that is not a text');
-const isRecord: DataCheck = (data) =>
-  typeof data === 'object' && data !== null && !Array.isArray(data) ? null : 'a "data" that is not a record';
 
 /**
  * A typed client of the chatbot Developer API: one method per endpoint, every request signed
@@ -382,36 +326,6 @@ export class ChatbotClient {
 type Outcome<D> =
   | { ok: true; result: { envelope: Envelope<D>; headers: Headers } }
   | { ok: false; error: ChatbotError; retryableFailure: boolean; serverDelayMs: number | null };
-
-/** 'error' when the envelope reports one, a description when the body is not a valid envelope, else null. */
-function envelopeProblem(body: unknown, check: DataCheck): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'JSON that is not an envelope';
-  const record = body as Record<string, unknown>;
-  if (!('data' in record)) return 'JSON without the envelope field "data"';
-  if (typeof record.error === 'string' && record.error !== '') return 'error';
-  if (record.error !== null && record.error !== undefined && record.error !== '') return 'an envelope whose "error" is not text';
-  return check(record.data);
-}
-
-function checkTimeout(value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`timeoutMs must be a number of milliseconds > 0, got ${value}`);
-  return value;
-}
-
-/** ISO 8601 text of both ends of a range; a Date becomes `toISOString()`, text is sent as given. */
-function dateRange(range: DateRange): { from: string; to: string } {
-  if (typeof range !== 'object' || range === null) throw new TypeError('a date range { from, to } is required');
-  return { from: isoDate('from', range.from), to: isoDate('to', range.to) };
-}
-
-function isoDate(name: string, value: string | Date): string {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new TypeError(`${name} is an invalid Date`);
-    return value.toISOString();
-  }
-  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${name} must be an ISO 8601 date text or a Date`);
-  return value;
-}
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

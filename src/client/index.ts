@@ -3,14 +3,8 @@
  * Web Crypto only (Node >= 20, Deno, Bun, Workers); it holds the API secret, so never ship it
  * to a browser.
  */
-export {
-  ChatbotClient,
-  type ChatbotClientOptions,
-  type CallOptions,
-  type RetryEvent,
-  type SendMessageResult,
-  type MonthlyUsageResponse,
-} from './chatbot-client.js';
+export { ChatbotClient } from './chatbot-client.js';
+export type { ChatbotClientOptions, CallOptions, RetryEvent, SendMessageResult, MonthlyUsageResponse } from './client-options.js';
 export { ChatbotError } from './errors/chatbot-error.js';
 export { ChatbotHttpError } from './errors/chatbot-http-error.js';
 export { ChatbotNetworkError } from './errors/chatbot-network-error.js';
