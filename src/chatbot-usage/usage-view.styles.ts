@@ -1,6 +1,3 @@
-import { css } from 'lit';
-import { baseRules, themeTokens } from '../ui/theme.styles.js';
-
 /*
  * One stylesheet for the whole usage view (about 360 lines, kept whole: the chart, lists and
  * table share its layout rules and theme tokens, and one adopted sheet is one style recalculation).
@@ -9,6 +6,9 @@ import { baseRules, themeTokens } from '../ui/theme.styles.js';
  * content; only the chart and the table scroll sideways, inside their own box, never the page.
  * Wide screens put the figures beside the busiest users and the drill-down panels side by side.
  */
+import { css } from 'lit';
+import { baseRules, themeTokens } from '../ui/theme.styles.js';
+
 const view = css`
   :host {
     font-family: var(--_font);

@@ -1,4 +1,4 @@
-// Longer than a file should be (about 440 lines): the lifecycle of a connection is read here in
+// Longer than a file should be (about 440 lines), kept whole for now: the lifecycle of a connection is read here in
 // one place, in the order its steps guard each other (start, whose records are read, who a
 // message is written for, a change of user, tab notes, reset); the records themselves are in
 // visitor-records.ts and who the visitor is in identity/. The next to move out is the choice of
