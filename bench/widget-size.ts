@@ -139,7 +139,10 @@ const journeys: Journey[] = [
   {
     label: "optional: <chatbot-usage> (owner's page)",
     size: sizeOf(
-      new Set([...added(chunkOf('chatbot-usage/register.ts'), firstLoad), ...added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad)]),
+      new Set([
+        ...added(chunkOf('chatbot-usage/register-usage.ts'), firstLoad),
+        ...added(chunkOf('chatbot-usage/usage-view.ts'), firstLoad),
+      ]),
     ),
     budget: BUDGETS.usageView,
   },

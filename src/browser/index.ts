@@ -11,12 +11,12 @@
  */
 // Both elements, registered as this module loads: an app's bundler splits what it needs.
 import { registerChatbotWidget } from '../chatbot-widget/register.js';
-import { registerChatbotUsage } from '../chatbot-usage/register.js';
+import { registerChatbotUsage } from '../chatbot-usage/register-usage.js';
 
 export { ChatbotWidget } from '../chatbot-widget/chatbot-widget.js';
 export { registerChatbotWidget } from '../chatbot-widget/register.js';
 export { ChatbotUsage } from '../chatbot-usage/chatbot-usage.js';
-export { registerChatbotUsage } from '../chatbot-usage/register.js';
+export { registerChatbotUsage } from '../chatbot-usage/register-usage.js';
 export type {
   ChatbotOpenDetail,
   ChatbotCloseDetail,

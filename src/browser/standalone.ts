@@ -12,6 +12,6 @@ export { ChatbotWidget } from '../chatbot-widget/chatbot-widget.js';
 export { registerChatbotWidget } from '../chatbot-widget/register.js';
 
 registerChatbotWidget();
-import('../chatbot-usage/register.js')
+import('../chatbot-usage/register-usage.js')
   .then(({ registerChatbotUsage }) => registerChatbotUsage())
   .catch((error: unknown) => console.error('<chatbot-usage> could not be defined: its code did not load.', error));

@@ -68,9 +68,9 @@ test('the token is taken from the link, removed from the address bar, and the fi
   assert.deepEqual(problems, []);
   await page.close();
   // The bundle every page loads holds neither the element nor its view: it imports the element's
-  // chunk (its shell, `chatbot-widget-register-….js`), which imports the view's.
+  // chunk (its shell, `chatbot-widget-register-usage-….js`), which imports the view's.
   const bundle = await (await fetch(`${stack.origin}/chatbot-widget.js`)).text();
-  const element = /import\(["'`]\.\/(chatbot-widget-register-[\w-]+\.js)["'`]\)/.exec(bundle)?.[1];
+  const element = /import\(["'`]\.\/(chatbot-widget-register-usage-[\w-]+\.js)["'`]\)/.exec(bundle)?.[1];
   assert.ok(element, "the bundle imports <chatbot-usage>'s chunk");
   assert.doesNotMatch(bundle, /Busiest users|admin-token/);
   const shell = await (await fetch(`${stack.origin}/${element}`)).text();

@@ -340,7 +340,7 @@ test('search code that cannot be fetched is said in the search status, and the n
 });
 
 // `<chatbot-usage>` is the site owner's element: the entry fetches its class as a chunk of its own.
-const USAGE_CHUNK = /\/chatbot-widget-register-[\w-]+\.js$/;
+const USAGE_CHUNK = /\/chatbot-widget-register-usage-[\w-]+\.js$/;
 
 test('<chatbot-usage> is not in the first file, and is defined once its chunk arrives: an element on the page upgrades', async () => {
   assert.doesNotMatch(readFileSync(bundlePath, 'utf8'), /admin-token/, "no <chatbot-usage> code in a visitor's first load");
