@@ -1,8 +1,10 @@
-// What the device keeps before an identity is known: nobody's records. A rating given then is not
-// written under any name (no empty namespace such as `feedback|||` shared by every endpoint), and
-// once an identity is known its ratings are kept under it alone. On the real IndexedDB storage.
+// What the device keeps before an identity is known: nobody's records. A rating given or a
+// conversation cached then is not written under any name (no empty namespace such as
+// `feedback|||` or `conversation|||` shared by every endpoint), and once an identity is known its
+// records are kept under it alone. On the real IndexedDB storage.
 import { VisitorRecords } from '../../src/chatbot-widget/controllers/visitor-records.js';
 import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
+import type { CachedConversation } from '../../src/chatbot-widget/controllers/cached-conversation.js';
 import { equal, freshNamespace } from '../helpers/browser/helpers.js';
 
 describe('visitor records before and after an identity', () => {
@@ -20,6 +22,31 @@ describe('visitor records before and after an identity', () => {
     equal(records.feedback.namespace, `feedback|${base}|visitor-1|`);
     await records.feedback.set('message-1', 'down');
     equal(JSON.stringify((await storage.list<{ messageId: string }>(`feedback|${base}|`)).map((r) => r.messageId)), '["message-1"]');
+    await records.forget(base);
+  });
+
+  it('no identity: the history cache writes nothing and reads nothing; an identity keeps its own', async () => {
+    const storage = openStorage();
+    const records = new VisitorRecords(storage, () => {});
+    const conversation = {
+      sessionId: 'session-before-identity',
+      messages: [{ id: 'm1', sessionId: 'session-before-identity', senderType: 'User', text: 'hello', createdAt: '2026-01-01T00:00:00Z' }],
+      totalItems: 1,
+    } as unknown as CachedConversation;
+    records.none();
+    await records.cache.saveConversation(conversation);
+    await records.cache.setCurrentSessionId(conversation.sessionId);
+    await records.cache.saveFirstLines({ [conversation.sessionId]: 'hello' });
+    for (const kind of ['conversation', 'index', 'firstlines']) {
+      equal((await storage.list(`${kind}||`)).length, 0, `no ${kind} written under nobody’s name`);
+    }
+    equal((await records.cache.loadConversations()).length, 0);
+    equal(await records.cache.currentSessionId(), undefined);
+
+    const base = `https://example.test/${freshNamespace('records')}`;
+    records.useHistory(base, 'visitor-1');
+    await records.cache.saveConversation(conversation);
+    equal(JSON.stringify((await records.cache.loadConversations()).map((c) => c.sessionId)), '["session-before-identity"]');
     await records.forget(base);
   });
 });

@@ -98,6 +98,14 @@ export class HistoryCache {
     this.#userId = userId;
   }
 
+  /**
+   * Whether a visitor is known. Until one is, nothing is read or written: keys with an empty user
+   * id would be one namespace shared by whoever uses the device before their identity is known.
+   */
+  get #known() {
+    return this.#userId !== '';
+  }
+
   get #namespace() {
     return `${this.#base}|${keyPart(this.#userId)}`;
   }
@@ -111,10 +119,12 @@ export class HistoryCache {
   }
 
   async currentSessionId() {
+    if (!this.#known) return undefined;
     return (await this.#index()).current;
   }
 
   async setCurrentSessionId(sessionId: string) {
+    if (!this.#known) return;
     const base = this.#base;
     await this.#updateIndex((index) => {
       if (index.current === sessionId) return index;
@@ -133,20 +143,24 @@ export class HistoryCache {
     return this.#storage.update<CacheIndex>(this.#key('index'), (stored) => change(stored ?? { entries: {} }));
   }
 
-  loadSessions() {
+  async loadSessions() {
+    if (!this.#known) return undefined;
     return this.#storage.get<CachedSessions>(this.#key('sessions'));
   }
 
-  saveSessions(value: CachedSessions) {
+  async saveSessions(value: CachedSessions) {
+    if (!this.#known) return;
     return this.#storage.set(this.#key('sessions'), value);
   }
 
   async loadConversation(sessionId: string) {
+    if (!this.#known) return undefined;
     return checkedConversation(await this.#storage.get<CachedConversation>(this.#key('conversation', sessionId)));
   }
 
   /** Every cached conversation of the visitor (for the history search). */
   async loadConversations(): Promise<CachedConversation[]> {
+    if (!this.#known) return [];
     const stored = await this.#storage.list<CachedConversation>(this.#key('conversation'));
     return stored.map(checkedConversation).filter((c): c is CachedConversation => !!c);
   }
@@ -158,6 +172,7 @@ export class HistoryCache {
    * search, so those go before any the visitor opened.
    */
   async saveConversation(conversation: CachedConversation, used = Date.now()) {
+    if (!this.#known) return;
     // As when asked: a new visitor may be in use by the time the index is read.
     const base = this.#base;
     const userId = this.#userId;
@@ -186,11 +201,13 @@ export class HistoryCache {
   }
 
   /** sessionId → first line, for the history pane. */
-  loadFirstLines() {
+  async loadFirstLines() {
+    if (!this.#known) return undefined;
     return this.#storage.get<Record<string, string>>(this.#key('firstlines'));
   }
 
-  saveFirstLines(lines: Record<string, string>) {
+  async saveFirstLines(lines: Record<string, string>) {
+    if (!this.#known) return;
     return this.#storage.set(this.#key('firstlines'), lines);
   }
 
