@@ -191,6 +191,53 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     );
   });
 
+  it('a tab shown again while the widget starts is checked once it has started', async () => {
+    const namespace = freshNamespace('signedin');
+    const alice = userNamed('alice');
+    const bob = userNamed('bob');
+    signIn(namespace, alice);
+    const first = await mount({ open: '', mode: 'inline' }, namespace);
+    await first.el.send('alice asks');
+    await waitForReplies(first.el, 1);
+    unmountAll();
+    // Alice's page loads again. The start's `/visitor` call is answered (for alice) but its answer
+    // held back, so the tab is shown again, after bob signed in, while the widget is still starting.
+    const original = window.fetch;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    window.fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      if (asked || !url.pathname.endsWith(`/t/${namespace}/chatbot/visitor`)) return original(input, init);
+      asked = true;
+      const response = await original(input, init);
+      await held;
+      return response;
+    };
+    try {
+      const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+      await waitFor(() => asked, 'the widget asks who is signed in');
+      signIn(namespace, bob);
+      tabShownAgain();
+      release();
+      await waitFor(async () => (await storedIdentity(namespace))?.userId === bob, 'the widget hears of bob once started');
+      await el.send('bob asks');
+      await waitForReplies(el, 1);
+      equal(
+        (await upstreamMessages(bob)).some((m) => m.text === 'bob asks'),
+        true,
+        'sent as bob',
+      );
+      equal(
+        (await upstreamMessages(alice)).some((m) => m.text === 'bob asks'),
+        false,
+        'nothing of bob sent as alice',
+      );
+    } finally {
+      window.fetch = original;
+    }
+  });
+
   it('asks a signed-out visitor to sign in, shows nothing of the user and sends nothing', async () => {
     const namespace = freshNamespace('signedin');
     signIn(namespace, userNamed('carol'));

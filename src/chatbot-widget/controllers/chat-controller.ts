@@ -122,9 +122,19 @@ export class ChatController implements ReactiveController {
    */
   readonly #onVisible = () => {
     const connection = this.#connection;
-    if (document.visibilityState !== 'visible' || !connection || !this.ready) return;
-    connection.visitor.recheck(connection.signal).catch(() => undefined);
+    if (document.visibilityState !== 'visible' || !connection) return;
+    // Shown while starting: the start's own `/visitor` answer may predate the change, so the
+    // check waits until the start is done.
+    if (!this.ready) this.#recheckWhenReady = true;
+    else this.#recheck(connection);
   };
+
+  /** Shown again while the connection was starting: check who is signed in once it has. */
+  #recheckWhenReady = false;
+
+  #recheck(connection: Connection) {
+    connection.visitor.recheck(connection.signal).catch(() => undefined);
+  }
 
   hostConnected() {
     addEventListener('online', this.#onOnline);
@@ -161,6 +171,7 @@ export class ChatController implements ReactiveController {
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
   async connect(endpoint: string, open: boolean) {
     this.ready = false;
+    this.#recheckWhenReady = false;
     this.error = undefined;
     this.quota = undefined;
     if (!endpoint) {
@@ -187,6 +198,10 @@ export class ChatController implements ReactiveController {
     if (abort.signal.aborted) return;
     this.ready = true;
     this.#host.requestUpdate();
+    if (this.#recheckWhenReady) {
+      this.#recheckWhenReady = false;
+      this.#recheck(connection);
+    }
     void visitor.revokeWaiting();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
