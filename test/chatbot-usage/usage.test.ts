@@ -2,7 +2,7 @@
 // years of seeded conversations (test/helpers/browser/usage-seed.ts): its figures against the admin routes and
 // the chatbot-api command, long ranges, the drill-down to one message, CSV, and its failures.
 import { executeServerCommand } from '@web/test-runner-commands';
-import { assert, equal, network, part, parts, waitFor } from '../helpers/browser/helpers.js';
+import { assert, equal, network, part, parts, quietFor, waitFor } from '../helpers/browser/helpers.js';
 import { adminGet, count, countByMonth, figure, mountUsage, recordFetches, unmountUsage } from '../helpers/browser/usage-helpers.js';
 import { BUSIEST, HOSTILE_TEXT, LONE_USER, seedUsage } from '../helpers/browser/usage-seed.js';
 import type { ChatbotUsage } from '../../src/browser/index.js';
@@ -212,7 +212,7 @@ describe('<chatbot-usage> drill-down', () => {
     }
     assert(hostile, 'the hostile message is listed as text');
     equal(el.shadowRoot!.querySelectorAll('img, script, iframe').length, 0, 'no element from the text');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100);
     equal((window as { __pwned?: number }).__pwned, undefined, 'nothing ran');
   });
 
@@ -254,7 +254,7 @@ describe('<chatbot-usage> failures', () => {
     try {
       form.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
       await el.updateComplete;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await quietFor(200);
     } finally {
       fetches.stop();
     }
@@ -269,7 +269,7 @@ describe('<chatbot-usage> failures', () => {
 
   it('says a bad token once, in the error part and one chatbot-error, and forgets it after a good token', async () => {
     const { el, errors } = await mountUsage({ ...YEAR, 'admin-token': 'not-the-admin-token' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200);
     equal(errors.length, 1, 'one event for the whole first view');
     equal(errors[0]!.kind, 'identity');
     equal(errors[0]!.status, 403);

@@ -17,6 +17,7 @@ import {
   network,
   part,
   parts,
+  quietFor,
   readFirstPaintRecord,
   seed,
   storedIdentity,
@@ -91,7 +92,7 @@ describe('<chatbot-widget> cache', () => {
     equal(readFirstPaintRecord(namespace).visitor, null, 'the visitor no longer named');
     unmountAll();
     const again = await mount({ open: '' }, namespace);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200);
     equal(parts(again.el, 'message').length, 0, 'a reload shows nothing either');
     await again.el.send('a new start');
     await waitForReplies(again.el, 1);
@@ -294,7 +295,7 @@ describe('<chatbot-widget> cache', () => {
     const bubble = await waitFor(() => part(el, 'message-bot')?.querySelector('.bubble'), 'the cached reply');
     equal(bubble.querySelectorAll('img').length, 0);
     equal(bubble.querySelector('strong')?.textContent, 'ok');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100);
     equal((window as unknown as { __cachedPwned?: number }).__cachedPwned, undefined);
   });
 });

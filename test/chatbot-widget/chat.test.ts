@@ -8,6 +8,7 @@ import {
   mount,
   part,
   parts,
+  quietFor,
   typeAndSend,
   unmountAll,
   waitFor,
@@ -136,7 +137,7 @@ describe('<chatbot-widget> chat', () => {
     // Redrawn meanwhile (the conversation refreshed, the minute changed): it stays where it is read.
     el.requestUpdate();
     await el.updateComplete;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     assert(Math.abs(fromTop()) <= 2, `still at its start after redraws (${fromTop()} px off)`);
     // The visitor asks again: the list follows their message and the short reply to the end.
     await el.send('short');
@@ -172,7 +173,7 @@ describe('<chatbot-widget> chat', () => {
     equal(bubble.querySelectorAll('img, script, b').length, 0, 'no element from raw HTML');
     assert(bubble.textContent!.includes('<img src="x" onerror="window.__pwned=1">'), 'raw HTML shown as text');
     assert(bubble.textContent!.includes('this') && bubble.textContent!.includes('that'), 'unsafe links keep their text');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100);
     equal((window as unknown as { __pwned?: number }).__pwned, undefined, 'nothing ran');
   });
 

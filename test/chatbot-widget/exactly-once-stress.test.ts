@@ -107,7 +107,7 @@ describe('<chatbot-widget> exactly once under stress', function (this: { timeout
     for (const text of texts) {
       sends.push(one.send(text), two.send(text));
       sent.push(text, text);
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await new Promise((resolve) => setTimeout(resolve, 120)); // paced, so sends overlap each other's replies
     }
     await Promise.all(sends);
     await settled(one, 'tab one settled');

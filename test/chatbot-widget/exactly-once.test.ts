@@ -17,14 +17,15 @@ import {
   network,
   part,
   parts,
+  quietFor,
   recordSends,
   storedIdentity,
   storedOutbox,
   unmountAll,
   upstreamMessages,
   waitFor,
-  withoutStoredIds,
   waitForReplies,
+  withoutStoredIds,
 } from '../helpers/browser/helpers.js';
 
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
@@ -109,7 +110,7 @@ describe('<chatbot-widget> exactly once', () => {
     // The bubbles carry the server ids (from the send answers, then the revalidation), each once.
     await expectServerCopiesOnce(el, namespace, texts);
     // Settled: a later revalidation changes nothing.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await quietFor(400);
     equal(parts(el, 'message').length, texts.length * 2, 'nothing doubled after revalidating');
   });
 
@@ -131,7 +132,7 @@ describe('<chatbot-widget> exactly once', () => {
     const first = await mount({ open: '' }, namespace);
     await first.el.send('slow question'); // the reply takes 1.5 s upstream
     await waitFor(() => recording!.attempts.length === 1, 'the first attempt on its way');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // long enough to reach upstream, well short of its reply
     unmountAll(); // the reload: the request is aborted, the entry stays pending in IndexedDB
     equal((await storedOutbox(namespace))[0]?.state, 'pending', 'still pending after the reload');
     const second = await mount({ open: '' }, namespace);

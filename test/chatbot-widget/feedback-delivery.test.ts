@@ -3,15 +3,16 @@
 // in IndexedDB and is delivered once the browser is back online, or by the next load: the latest
 // choice only, whichever tab made it. A refusal (404: not the visitor's message) is final.
 import {
+  absoluteEndpoint,
   browserOnline,
+  equal,
   freshNamespace,
   idbSet,
   idbStore,
-  absoluteEndpoint,
-  equal,
   mount,
   network,
   part,
+  quietFor,
   storedIdentity,
   unmountAll,
   waitFor,
@@ -156,7 +157,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
       await el.send('rate me early');
       await waitFor(() => part(el, 'message-bot')?.dataset.key?.endsWith('-reply'), 'the reply under its temporary id');
       part(el, 'feedback-up')!.click();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await quietFor(300);
       equal(await listing(namespace), '[]', 'not sent under the temporary id');
       release();
       await waitFor(() => !part(el, 'message-bot')!.dataset.key!.endsWith('-reply'), 'the reply by its server id');

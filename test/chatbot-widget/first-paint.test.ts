@@ -16,6 +16,7 @@ import {
   network,
   part,
   parts,
+  quietFor,
   readFirstPaintRecord,
   unmountAll,
   waitFor,
@@ -88,7 +89,7 @@ describe('<chatbot-widget> first paint', () => {
     const { el, first: firstRender } = mountWatched({ open: '' }, namespace);
     const first = await firstRender;
     equal(first.join(','), 'm000000,m000001', 'the first paint is the visitor’s own cache');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100);
     equal(bubbleTexts(el).join('|'), 'Question number 0|Answer number 1');
   });
 

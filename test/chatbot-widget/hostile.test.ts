@@ -17,6 +17,7 @@ import {
   network,
   part,
   parts,
+  quietFor,
   unmountAll,
   waitFor,
   waitForReplies,
@@ -186,7 +187,7 @@ describe('<chatbot-widget> against hostile content', () => {
     equal(errors[0]?.kind, 'rejected');
     assert(errors[0]!.message.includes(HOSTILE_ERROR));
     expectInertBubbles(el);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await quietFor(50);
     equal(canary(), undefined, 'window.__pwned');
   });
 

@@ -4,7 +4,7 @@
 // in a new tab without opener or referrer, no request to a third-party host and no canary set.
 import { render } from 'lit';
 import { MAX_MARKDOWN_LENGTH, renderMarkdown } from '../../src/ui/markdown/render.js';
-import { assert, equal } from '../helpers/browser/helpers.js';
+import { assert, equal, quietFor } from '../helpers/browser/helpers.js';
 import { ACTIVE_ELEMENTS, canary, expectNoThirdPartyRequest, inertProblems, withThirdParty } from '../helpers/browser/inert-dom.js';
 
 interface Payload {
@@ -228,7 +228,7 @@ describe('renderMarkdown with hostile input', () => {
       document.body.append(container); // live: an image would load, a script would run
       containers.push(container);
       render(renderMarkdown(withThirdParty(payload.markdown)), container);
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await quietFor(0);
       equal(inertProblems(container).join('; '), '', 'problems:');
       equal(container.querySelectorAll(ACTIVE_ELEMENTS).length, 0, 'active elements');
       payload.check?.(container);
@@ -254,7 +254,7 @@ describe('renderMarkdown with hostile input', () => {
       render(renderMarkdown(value), container);
       equal(container.querySelectorAll('*').length, value === 42 ? 1 : 0, `elements for ${JSON.stringify(value)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await quietFor(0);
     equal(canary(), undefined, 'window.__pwned');
   });
 });

@@ -16,6 +16,7 @@ import {
   network,
   part,
   parts,
+  quietFor,
   storedIdentity,
   unmountAll,
   upstreamMessages,
@@ -168,7 +169,7 @@ describe('<chatbot-widget> outbox', () => {
 
     await network(namespace, 'up');
     // Without the event nothing is resent behind the visitor's back.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     equal(parts(el, 'message-failed').length, 2, 'still failed before the browser says it is online');
     // The browser fires `online` when its connection returns; the fault here is the backend's
     // switch, not the browser's, so the test fires the same event itself.
@@ -200,7 +201,7 @@ describe('<chatbot-widget> outbox', () => {
     await waitFor(() => part(el, 'message-failed'), 'the refused send');
     equal(errors[0]?.kind, 'rejected');
     window.dispatchEvent(new Event('online'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     assert(part(el, 'message-failed'), 'a refusal is not retried by the online event');
     equal(part(el, 'typing'), null, 'nothing was sent');
   });

@@ -5,7 +5,17 @@
 // fetches it again.
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { ChatbotWidget } from '../../src/chatbot-widget/chatbot-widget.js';
-import { assert, equal, mountWatched, part, typeAndSend, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import {
+  assert,
+  equal,
+  mountWatched,
+  part,
+  quietFor,
+  typeAndSend,
+  unmountAll,
+  waitFor,
+  waitForReplies,
+} from '../helpers/browser/helpers.js';
 
 before(() => executeServerCommand('hold-panel-code'));
 after(() => executeServerCommand('release-panel-code'));
@@ -28,7 +38,7 @@ describe('<chatbot-widget> removed while its panel loads', () => {
     await executeServerCommand('release-panel-code');
     const chat = await waitFor(() => conversationOf(el), 'the panel built');
     await el.updateComplete;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500);
     equal(chat.ready, false, 'not connected while detached');
     equal(requestsTo(namespace), 0, 'no request to the endpoint while detached');
 

@@ -1,7 +1,7 @@
 // The code that sends ratings (outbox-ratings.ts) loads with the first rating to send, not on
 // every `online` event of a visitor who never rated. Alone in its file: once loaded, a module
 // stays loaded for the page.
-import { equal, mount, part, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import { equal, mount, part, quietFor, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
 
 const ratingsCodeLoaded = () => performance.getEntriesByType('resource').some((e) => e.name.includes('/controllers/outbox-ratings'));
 
@@ -13,7 +13,7 @@ describe('<chatbot-widget> ratings code', () => {
     await el.send('nothing rated');
     await waitForReplies(el, 1);
     window.dispatchEvent(new Event('online'));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500);
     equal(ratingsCodeLoaded(), false, 'not loaded for an online event with nothing to send');
 
     part(el, 'feedback-up')!.click();

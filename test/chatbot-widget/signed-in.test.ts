@@ -16,6 +16,7 @@ import {
   network,
   part,
   parts,
+  quietFor,
   readFirstPaintRecord,
   recordSends,
   storedIdentity,
@@ -351,7 +352,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     tabShownAgain();
     await waitFor(async () => (await storedIdentity(namespace))?.userId === ann, 'the widget hears of ann');
     await waitFor(() => (el as unknown as { panel?: { chat: { ready: boolean } } }).panel?.chat.ready, 'connected as ann');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     equal(bubbleTexts(el).join('|'), '', 'nothing of ann|x shown to ann');
     equal((await upstreamMessages(ann)).length, 0, 'nothing sent as ann');
     const annsPrefixes = ['conversation', 'feedback', 'outbox|signed-in'].map((kind) => `${kind}|${absoluteEndpoint(namespace)}|${ann}|`);

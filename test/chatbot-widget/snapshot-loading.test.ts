@@ -5,7 +5,17 @@
 import { executeServerCommand } from '@web/test-runner-commands';
 import { axeViolations } from '../helpers/browser/axe.js';
 import { MAX_SNAPSHOT_DEPTH, MAX_SNAPSHOT_NODES } from '../../src/chatbot-widget/panel-snapshot.js';
-import { absoluteEndpoint, assert, equal, freshNamespace, mountWatched, part, unmountAll, waitFor } from '../helpers/browser/helpers.js';
+import {
+  absoluteEndpoint,
+  assert,
+  equal,
+  freshNamespace,
+  mountWatched,
+  part,
+  quietFor,
+  unmountAll,
+  waitFor,
+} from '../helpers/browser/helpers.js';
 
 before(() => executeServerCommand('hold-panel-code'));
 after(() => executeServerCommand('release-panel-code'));
@@ -258,7 +268,7 @@ describe('<chatbot-widget> snapshot, before the panel’s code', () => {
       el('button', { onfocus: 'window.__snapshotPwned = 9', autofocus: '', part: 'kept-part' }, 'b'),
     ];
     const widget = await mountOpen(writeSnapshot(panelTree(1, hostile)));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // an image's error, a frame's load
+    await quietFor(300); // an image's error, a frame's load
     const snapshot = widget.shadowRoot!.querySelector('.snapshot')!;
     const names = [...snapshot.querySelectorAll('*')].map((e) => e.localName);
     for (const name of ['script', 'iframe', 'object', 'embed', 'img', 'link', 'style', 'image', 'chatbot-widget']) {

@@ -6,6 +6,7 @@ import {
   equal,
   freshNamespace,
   mount,
+  quietFor,
   recordSends,
   storedIdentity,
   storedOutbox,
@@ -97,7 +98,7 @@ describe('<chatbot-widget> tabs', () => {
     try {
       const { one, attempts } = await slowSendInTabOne();
       one.remove();
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await quietFor(600);
       equal(attempts.length, 2, 'not sent by tab two');
     } finally {
       if (locks) Object.defineProperty(Navigator.prototype, 'locks', locks);
@@ -114,13 +115,13 @@ describe('<chatbot-widget> tabs', () => {
     channel.onmessage = (event: MessageEvent<{ type: string }>) => notes.push(event.data.type);
     try {
       window.dispatchEvent(new PageTransitionEvent('pagehide'));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await quietFor(100);
       equal(notes.includes('left'), false, 'nothing pending: no note');
       void one.el.send('slow question');
       await waitFor(() => bubbleTexts(one.el, 'message-pending').includes('slow question'), 'pending');
       // Kept for the back button: it may come back and go on sending itself.
       window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await quietFor(100);
       equal(notes.includes('left'), false, 'kept in the back/forward cache: no note');
       window.dispatchEvent(new PageTransitionEvent('pagehide'));
       await waitFor(() => notes.includes('left'), 'the note that the tab left');

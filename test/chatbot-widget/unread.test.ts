@@ -3,7 +3,7 @@
 // its own BroadcastChannel, IndexedDB is shared), opening the panel anywhere clears it
 // everywhere, the count survives a reload, and it is announced politely.
 import { axeViolations } from '../helpers/browser/axe.js';
-import { equal, freshNamespace, mount, part, parts, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
+import { equal, freshNamespace, mount, part, parts, quietFor, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
 import type { ChatbotWidget } from '../../src/browser/index.js';
 
 afterEach(() => unmountAll());
@@ -74,7 +74,7 @@ describe('<chatbot-widget> unread badge', () => {
     el.remove();
     const again = await mount({}, namespace);
     await again.el.updateComplete;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     equal(badge(again.el), '', 'nothing unread comes back after a reload');
   });
 });

@@ -60,6 +60,15 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
   }
 }
 
+/**
+ * Gives something that must NOT happen the time to happen (a send, a load, a script, a redraw):
+ * the check after it proves it did not. Only for such checks; whatever must happen is awaited
+ * with {@link waitFor}.
+ */
+export function quietFor(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** Types into the message field and presses Enter, as a visitor would. */
 export async function typeAndSend(el: ChatbotWidget, text: string) {
   const input = part(el, 'input') as HTMLTextAreaElement;
