@@ -1,10 +1,14 @@
 /**
- * The reply lexer's block half: paragraphs, headings (ATX and setext), fenced and indented code,
- * block quotes, lists (loose or tight, nested by indentation), thematic breaks, GFM tables and
- * link reference definitions. Lines of HTML are paragraphs like any
- * other: their tags are text either way (see ./inline.ts). It reads the reply line by line,
- * shaped after `marked` (the tests hold the two together, and list where they differ), and hands
- * each paragraph's text to the inline lexer once every reference definition is known.
+ * The reply lexer's block half, kept whole (about 330 lines): the line patterns decide together
+ * which block a line starts (a table, a list or a break can each interrupt a paragraph), and the
+ * argument below that its work is linear holds only when they are read together.
+ *
+ * It lexes paragraphs, headings (ATX and setext), fenced and indented code, block quotes, lists
+ * (loose or tight, nested by indentation), thematic breaks, GFM tables and link reference
+ * definitions. Lines of HTML are paragraphs like any other: their tags are text either way (see
+ * ./inline.ts). It reads the reply line by line, shaped after `marked` (the tests hold the two
+ * together, and list where they differ), and hands each paragraph's text to the inline lexer once
+ * every reference definition is known.
  *
  * Its work is linear in the length of the reply: each line is tested against a bounded number of
  * line patterns (anchored, each reading the line once), once for each container (quote, list
