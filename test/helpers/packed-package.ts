@@ -1,15 +1,15 @@
 // The package as a user gets it before it is on a registry: the `npm pack` output of this
 // checkout (dist/ as built by `npm install`). The test files that install it run in processes of
-// their own, so the tarball is kept in node_modules/.cache/chatbot-widget-tests/, under a hash of
-// every file it packs: each file gets the same tarball, and a changed file makes a new one.
+// their own, so the tarball is kept in the tests' cache (test-cache.ts), under a hash of every
+// file it packs: each test file gets the same tarball, and a changed file makes a new one.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testCache as cache } from './test-cache.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cache = join(root, 'node_modules/.cache/chatbot-widget-tests');
 /** What npm packs whatever `files` says. */
 const ALWAYS_PACKED = ['package.json', 'README.md', 'LICENSE'];
 
