@@ -6,7 +6,8 @@
 // tsc and vue-tsc keep their incremental state in the tests' cache (test-cache.ts), one per
 // configuration: TypeScript checks again every file whose text changed since, and those that
 // depend on it, and reports the errors of the others from the state, so a run over unchanged
-// typings skips re-checking the frameworks' own declarations.
+// typings skips re-checking the frameworks' own declarations. svelte-check does the same with
+// its --incremental, whose state is the fixture folder's .svelte-check/ (ignored by git).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -91,5 +92,6 @@ export const checkers = {
       join(fixtures, folder, 'tsconfig.json'),
       '--output',
       'machine',
+      '--incremental',
     ]),
 };
