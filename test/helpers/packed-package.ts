@@ -48,20 +48,21 @@ export function packedPackage(): string {
   // Packed beside the cache entry, then renamed into place: a test file running at the same
   // moment sees either no entry or a whole one.
   const scratch = mkdtempSync(join(cache, 'packing-'));
-  const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (!(JSON.parse(output) as Array<{ filename: string }>)[0]) throw new Error(`npm pack reported no file: ${output}`);
   try {
+    const output = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (!(JSON.parse(output) as Array<{ filename: string }>)[0]) throw new Error(`npm pack reported no file: ${output}`);
     renameSync(scratch, folder);
-    // Tarballs of files that have changed since are of no more use.
-    for (const entry of readdirSync(cache))
-      if (entry.startsWith('pack-') && join(cache, entry) !== folder) rmSync(join(cache, entry), { recursive: true, force: true });
   } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
     // Another test file packed the same files first: its tarball is this one.
     if (!['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    rmSync(scratch, { recursive: true, force: true });
+    return join(folder, packed()!);
   }
+  // Tarballs of files that have changed since are of no more use.
+  for (const entry of readdirSync(cache))
+    if (entry.startsWith('pack-') && join(cache, entry) !== folder) rmSync(join(cache, entry), { recursive: true, force: true });
   return join(folder, packed()!);
 }
