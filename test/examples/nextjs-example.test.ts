@@ -11,6 +11,7 @@ import {
   assertVisitorsCountedPerAddress,
   driveConversation,
   examplesDir,
+  linkPackage,
   startEmulator,
   startExampleAgainst,
   type RunningExample,
@@ -23,6 +24,8 @@ describe('examples/nextjs (next build && next start)', { timeout: NEXT_BUILD_TIM
   let buildOutput = '';
   before(
     async () => {
+      // The example imports chatbot-widget by name, at build time already.
+      linkPackage();
       buildOutput = await nextBuild(join(examplesDir, 'nextjs'));
       example = await startExampleAgainst(emulator, { name: 'nextjs', command: nextBinary(), args: ['start'] });
     },

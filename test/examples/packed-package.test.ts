@@ -19,6 +19,7 @@ import {
   startExample,
   type RunningExample,
 } from './support/run-example.js';
+import { packedPackage } from '../helpers/packed-package.js';
 
 const run = promisify(execFile);
 const emulator = await startEmulator();
@@ -32,9 +33,7 @@ describe('the packed package, installed from its file into a clean folder (examp
   before(
     async () => {
       assert.ok(existsSync(join(root, 'dist/lib/server/index.js')), 'dist/ is missing: run `npm run build` (npm install runs it too).');
-      // --ignore-scripts: pack the dist/ that is built, rather than rebuild it under the other tests' feet.
-      const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root });
-      tarball = join(work, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+      tarball = packedPackage();
       const manifest = JSON.parse(readFileSync(join(examplesDir, 'express/package.json'), 'utf8'));
       assert.equal(manifest.dependencies['chatbot-widget'], 'file:../..', 'the example installs the package from the repository path');
       manifest.dependencies['chatbot-widget'] = `file:${tarball}`;

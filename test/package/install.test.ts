@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedPackage } from '../helpers/packed-package.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -46,15 +47,9 @@ function bytes(path: string): number {
 }
 
 test('npm install of the packed package: no install script, no native build, few packages, every entry loads', () => {
-  assert.ok(existsSync(join(root, 'dist/lib')), 'dist/ is missing: run `npm run build`');
   const work = mkdtempSync(join(tmpdir(), 'chatbot-widget-install-'));
   try {
-    // --ignore-scripts: pack what dist/ holds now instead of rebuilding it under the other tests.
-    npm(root, ['pack', '--ignore-scripts', '--pack-destination', work]);
-    const tarball = join(
-      work,
-      readdirSync(work).find((file) => file.endsWith('.tgz'))!,
-    );
+    const tarball = packedPackage();
     const site = join(work, 'site');
     mkdirSync(site);
     writeFileSync(join(site, 'package.json'), JSON.stringify({ name: 'site', private: true, type: 'module' }));

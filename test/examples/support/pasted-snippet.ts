@@ -13,7 +13,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../../../scripts/find-browser.mjs';
 import { cspHeader, scriptTagSnippet } from '../../../demo/studio/snippets.js';
 import type { StudioConfig } from '../../../demo/studio/studio-config.js';
@@ -52,6 +52,18 @@ export interface PastedSite {
    * preflights, each answered 204; one on the site's own origin needs none.
    */
   askThroughPastedSnippet(config: StudioConfig, question: string, describe: () => string): Promise<void>;
+  /**
+   * Opens `path` of the site, which its front server passes to the handler's server (a page that
+   * server renders, with the widget drawn by `config`), and asks there as above; `beforeAsking`
+   * looks at the open panel before the question is sent.
+   */
+  askOnHandlerPage(
+    path: string,
+    config: StudioConfig,
+    question: string,
+    describe: () => string,
+    beforeAsking?: (tab: Page) => Promise<void>,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -97,7 +109,11 @@ export async function startPastedSite(): Promise<PastedSite> {
   let page = { html: '', csp: '' };
   const preflights: string[] = [];
 
+  /** Requests passed to the handler and not yet answered. */
+  let passing = 0;
   function passToHandler(request: IncomingMessage, response: ServerResponse) {
+    passing++;
+    response.once('close', () => passing--);
     const target = new URL(request.url ?? '/', handler);
     const upstream = httpRequest(target, { method: request.method, headers: { ...request.headers, host: target.host } }, (answer) => {
       if (request.method === 'OPTIONS') preflights.push(`${answer.statusCode} ${request.headers.host}${request.url}`);
@@ -131,6 +147,49 @@ export async function startPastedSite(): Promise<PastedSite> {
     args: [...BROWSER_ARGS, `--host-resolver-rules=MAP ${SITE_HOST} 127.0.0.1:${port}, MAP ${HANDLER_HOST} 127.0.0.1:${port}`],
   });
 
+  /** Opens `path` on the site in a fresh context, sends `question` and waits for the reply. */
+  async function ask(
+    path: string,
+    config: StudioConfig,
+    question: string,
+    describe: () => string,
+    beforeAsking?: (tab: Page) => Promise<void>,
+  ) {
+    preflights.length = 0;
+    const browserContext = await browser.newContext({ ignoreHTTPSErrors: true });
+    const tab = await browserContext.newPage();
+    const problems: string[] = [];
+    tab.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    tab.on('pageerror', (error) => problems.push(error.message));
+    tab.on('response', (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`));
+    try {
+      await tab.goto(`${SITE_ORIGIN}${path}`);
+      const part = (name: string) => tab.locator(`chatbot-widget [part~="${name}"]`);
+      await part('launcher').click();
+      await part('greeting').getByText(String(config.attributes.greeting)).waitFor();
+      await beforeAsking?.(tab);
+      await part('input').fill(question);
+      await part('input').press('Enter');
+      await part('message-bot')
+        .getByText(`You said: ${question}`)
+        .waitFor({ timeout: 20_000 })
+        .catch((error: Error) => assert.fail(`${error.message}\n${problems.join('\n')}\n${describe()}`));
+      assert.deepEqual(problems, [], `nothing refused or failed:\n${describe()}`);
+      if (String(config.attributes.endpoint ?? '').startsWith(`https://${HANDLER_HOST}/`))
+        assert.ok(
+          preflights.length > 0 && preflights.every((p) => p.startsWith(`204 ${HANDLER_HOST}/`)),
+          `preflights: ${preflights.join(', ')}`,
+        );
+      else assert.deepEqual(preflights, [], "an endpoint on the page's own origin needs no preflight");
+    } finally {
+      await browserContext.close();
+      // A request the page sent just before it closed (the widget loading older messages) is
+      // let finish here, so that its preflight is not counted for the next page.
+      for (const deadline = Date.now() + 5_000; passing > 0 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   return {
     setHandler(origin) {
       handler = origin;
@@ -141,35 +200,9 @@ export async function startPastedSite(): Promise<PastedSite> {
         html: `<!doctype html>\n<html lang="en">\n<title>Pasted</title>\n<body>\n${scriptTagSnippet(config, context)}</body>\n</html>\n`,
         csp: (await cspHeader(config, context)).replace(/^Content-Security-Policy:\s*/, ''),
       };
-      preflights.length = 0;
-      const browserContext = await browser.newContext({ ignoreHTTPSErrors: true });
-      const tab = await browserContext.newPage();
-      const problems: string[] = [];
-      tab.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-      tab.on('pageerror', (error) => problems.push(error.message));
-      tab.on('response', (response) => response.status() >= 400 && problems.push(`${response.status()} ${response.url()}`));
-      try {
-        await tab.goto(`${SITE_ORIGIN}/`);
-        const part = (name: string) => tab.locator(`chatbot-widget [part~="${name}"]`);
-        await part('launcher').click();
-        await part('greeting').getByText(String(config.attributes.greeting)).waitFor();
-        await part('input').fill(question);
-        await part('input').press('Enter');
-        await part('message-bot')
-          .getByText(`You said: ${question}`)
-          .waitFor({ timeout: 20_000 })
-          .catch((error: Error) => assert.fail(`${error.message}\n${problems.join('\n')}\n${describe()}`));
-        assert.deepEqual(problems, [], `nothing refused or failed:\n${describe()}`);
-        if (String(config.attributes.endpoint ?? '').startsWith(`https://${HANDLER_HOST}/`))
-          assert.ok(
-            preflights.length > 0 && preflights.every((p) => p.startsWith(`204 ${HANDLER_HOST}/`)),
-            `preflights: ${preflights.join(', ')}`,
-          );
-        else assert.deepEqual(preflights, [], "an endpoint on the page's own origin needs no preflight");
-      } finally {
-        await browserContext.close();
-      }
+      await ask('/', config, question, describe);
     },
+    askOnHandlerPage: ask,
     async close() {
       await browser.close();
       server.closeAllConnections();
