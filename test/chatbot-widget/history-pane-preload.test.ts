@@ -7,6 +7,7 @@ import { recordDownloads } from '../helpers/browser/downloads.js';
 import {
   assert,
   browserOnline,
+  cachedCurrentConversation,
   equal,
   mount,
   network,
@@ -29,6 +30,12 @@ describe('<chatbot-widget> lazier chunks, fetched when idle after the panel open
       const { el, namespace } = await mount({ open: '' });
       await el.send('before the connection goes');
       await waitForReplies(el, 1);
+      // Cached under the session the handler names (the revalidation after the reply has run):
+      // what the pane and the transcript read once the connection is gone.
+      await waitFor(
+        async () => (await cachedCurrentConversation(namespace))?.messages.some((m) => m.text === 'before the connection goes'),
+        'the conversation cached',
+      );
       // The pane's code draws its (hidden) pane once here.
       await waitFor(() => part(el, 'history'), 'the pane’s code, fetched when idle');
       await executeServerCommand('fail-history-pane-code');

@@ -118,6 +118,19 @@ export async function storedIdentity(namespace: string) {
 
 export { get as idbGet, set as idbSet, store as idbStore };
 
+/**
+ * The conversation the widget cached as the visitor's current one at a namespace (test user ids
+ * need no escaping in keys): what a transcript or a reload reads once the connection is gone.
+ */
+export async function cachedCurrentConversation(namespace: string) {
+  const base = absoluteEndpoint(namespace);
+  const userId = (await storedIdentity(namespace))?.userId;
+  if (!userId) return undefined;
+  const current = (await get<{ current?: string }>(`index|${base}|${userId}|`, store))?.current;
+  if (!current) return undefined;
+  return get<{ sessionId: string; messages: { text: string }[] }>(`conversation|${base}|${userId}|${current}`, store);
+}
+
 /** The messages upstream holds for a visitor (admin route of the handler), newest first. */
 export async function upstreamMessages(userId: string): Promise<{ id: string; text: string; senderType: string; chatSessionId: string }[]> {
   const response = await fetch(`/__admin/messages?userId=${encodeURIComponent(userId)}&pageSize=100`);
