@@ -1,8 +1,9 @@
-// Longer than a file should be (about 440 lines), kept whole for now: the lifecycle of a connection is read here in
-// one place, in the order its steps guard each other (start, whose records are read, who a
-// message is written for, a change of user, tab notes, reset); the records themselves are in
-// visitor-records.ts and who the visitor is in identity/. The next to move out is the choice of
-// the identity shown (#identify, #sendingConnection, #onIdentity), as a controller of its own.
+// Kept whole (about 400 lines): the lifecycle of a connection is read here in one place, in the
+// order its steps guard each other (start, whose records are read, who a message is written for,
+// a change of user, tab notes, reset). The jobs around it have files of their own: the records in
+// visitor-records.ts, who the visitor is in identity/, ratings in ratings.ts, the cached
+// conversations in conversation.ts. The next to move out is the choice of the identity shown
+// (#identify, #sendingConnection, #onIdentity), as a controller of its own.
 /**
  * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
  *
@@ -21,12 +22,11 @@ import type { ChatbotErrorDetail } from '../../ui/events.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
 import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
 import { Conversation } from './conversation.js';
-import type { FeedbackStore, FeedbackValue } from './feedback-store.js';
+import type { FeedbackStore } from './feedback-store.js';
 import { readFirstPaint } from './first-paint-record.js';
-import type { CachedConversation } from './cached-conversation.js';
 import type { HistoryCache } from './history-cache.js';
 import { OutboxSender, type OutboxRead } from './outbox-sender.js';
-import type { RatingsOutbox } from './outbox-ratings.js';
+import { Ratings } from './ratings.js';
 import { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
@@ -50,6 +50,8 @@ export class ChatController implements ReactiveController {
   readonly history: SessionHistory;
   /** The visitor's ratings of bot messages. */
   readonly feedback: FeedbackStore;
+  /** Rating replies, and delivering the ratings. */
+  readonly ratings: Ratings;
   /** Bot replies no tab has shown yet (the launcher's badge). */
   readonly unread: UnreadReplies;
 
@@ -65,7 +67,7 @@ export class ChatController implements ReactiveController {
   readonly #onOnline = () => {
     void this.sender.retryNetworkFailures();
     // The code that sends ratings loads only when one is waiting.
-    if (this.feedback.waiting) this.#deliverRatings();
+    if (this.feedback.waiting) this.ratings.deliver();
   };
   /**
    * This tab stops sending for good (its page is closed, not kept for the back button; or the
@@ -110,7 +112,8 @@ export class ChatController implements ReactiveController {
     };
     this.#context = context;
     this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
-    this.sender.onReplyKnown = (temporaryId, messageId) => void this.#carryRating(temporaryId, messageId);
+    this.ratings = new Ratings(this.feedback, this.#storage, context, () => this.#connection);
+    this.sender.onReplyKnown = (temporaryId, messageId) => void this.ratings.carry(temporaryId, messageId);
     this.history = new SessionHistory(this.#cache, context);
     this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
     host.addController(this);
@@ -205,7 +208,7 @@ export class ChatController implements ReactiveController {
     void visitor.revokeWaiting();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
-    if (this.feedback.waiting) this.#deliverRatings();
+    if (this.feedback.waiting) this.ratings.deliver();
   }
 
   async #load(connection: Connection) {
@@ -352,72 +355,10 @@ export class ChatController implements ReactiveController {
     return this.#shown ? this.#connection : undefined;
   }
 
-  /**
-   * A conversation as cached, for the transcript: the shown one's messages in memory (a superset
-   * of its stored copy), any other's from storage. Undefined when nothing is cached for it.
-   */
-  async cachedConversation(sessionId: string): Promise<CachedConversation | undefined> {
-    await this.conversation.loaded;
-    return (
-      this.#inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined))
-    );
-  }
-
-  /** Every cached conversation, the shown ones as held in memory, for the history search. */
-  async cachedConversations(): Promise<CachedConversation[]> {
-    await this.conversation.loaded;
-    const held = this.#inMemory();
-    const stored = await this.#cache.loadConversations().catch(() => []);
-    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
-  }
-
-  #inMemory(): CachedConversation[] {
-    const { current, viewed } = this.conversation;
-    return [current, viewed].filter((c): c is CachedConversation => !!c?.messages.length);
-  }
-
   /** Sends a failed message again (the Retry button). */
   retry(localId: string) {
     this.error = undefined;
     return this.sender.retry(localId);
-  }
-
-  /**
-   * Rates a bot message (or takes the rating back: `undefined`; `comment`: the visitor's words
-   * with a thumbs down), remembered here and in the other tabs, and sent to the handler.
-   */
-  async rate(messageId: string, value: FeedbackValue | undefined, comment?: string) {
-    const rating = this.feedback.set(messageId, value, comment);
-    this.#host.requestUpdate();
-    await rating;
-    this.#sync.post({ type: 'changed' });
-    this.#deliverRatings();
-  }
-
-  /** A reply rated under its temporary id is known by its server id: the rating moves there and is sent. */
-  async #carryRating(temporaryId: string, messageId: string) {
-    if (!(await this.feedback.carry(temporaryId, messageId))) return;
-    this.#host.requestUpdate();
-    this.#sync.post({ type: 'changed' });
-    this.#deliverRatings();
-  }
-
-  /** Sends the ratings to the handler; the code that does it loads with the first one to send. */
-  #ratings: Promise<RatingsOutbox> | undefined;
-  #deliverRatings() {
-    const connection = this.#connection;
-    if (!connection) return;
-    this.#ratings ??= import('./outbox-ratings.js').then(
-      ({ RatingsOutbox }) => new RatingsOutbox(this.feedback, this.#storage),
-      (error: unknown) => {
-        this.#ratings = undefined; // tried again on the next occasion (back online, the next rating)
-        throw error;
-      },
-    );
-    this.#ratings.then(
-      (outbox) => outbox.deliver(connection),
-      () => undefined,
-    );
   }
 
   dismissError() {

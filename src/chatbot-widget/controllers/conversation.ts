@@ -128,6 +128,29 @@ export class Conversation {
     return this.#revalidating?.catch(() => undefined) ?? Promise.resolve();
   }
 
+  /**
+   * A conversation as cached, for the transcript: the shown one's messages in memory (a superset
+   * of its stored copy), any other's from storage. Undefined when nothing is cached for it.
+   */
+  async cached(sessionId: string): Promise<CachedConversation | undefined> {
+    await this.loaded;
+    return (
+      this.#inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined))
+    );
+  }
+
+  /** Every cached conversation, the shown ones as held in memory, for the history search. */
+  async allCached(): Promise<CachedConversation[]> {
+    await this.loaded;
+    const held = this.#inMemory();
+    const stored = await this.#cache.loadConversations().catch(() => []);
+    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
+  }
+
+  #inMemory(): CachedConversation[] {
+    return [this.current, this.viewed].filter((c): c is CachedConversation => !!c?.messages.length);
+  }
+
   async #revalidateOnce(connection: Connection) {
     const { visitor, signal } = connection;
     await this.loaded;

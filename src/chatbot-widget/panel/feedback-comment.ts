@@ -87,10 +87,10 @@ export class FeedbackComment {
 
   readonly messageId: string;
   readonly #host: PanelHost;
-  readonly #chat: Pick<ChatController, 'rate'>;
+  readonly #chat: Pick<ChatController, 'ratings'>;
   readonly #announcer: Announcer;
   readonly #closed: () => void;
-  constructor(host: PanelHost, messageId: string, chat: Pick<ChatController, 'rate'>, announcer: Announcer, closed: () => void) {
+  constructor(host: PanelHost, messageId: string, chat: Pick<ChatController, 'ratings'>, announcer: Announcer, closed: () => void) {
     this.#host = host;
     this.messageId = messageId;
     this.#chat = chat;
@@ -114,7 +114,7 @@ export class FeedbackComment {
     event.preventDefault();
     if (this.#tooLong) return;
     // A broken character (half of an emoji) would have the whole rating refused: it goes as U+FFFD.
-    void this.#chat.rate(this.messageId, 'down', this.text.trim().replace(/\p{Cs}/gu, '\uFFFD'));
+    void this.#chat.ratings.rate(this.messageId, 'down', this.text.trim().replace(/\p{Cs}/gu, '\uFFFD'));
     this.#announcer.say(this.#host.text.feedbackThanks);
     this.#close();
   };

@@ -41,9 +41,9 @@ export class FeedbackButtons {
   #comment: FeedbackComment | undefined;
 
   readonly #host: PanelHost;
-  readonly #chat: Pick<ChatController, 'feedback' | 'rate'>;
+  readonly #chat: Pick<ChatController, 'feedback' | 'ratings'>;
   readonly #announcer: Announcer;
-  constructor(host: PanelHost, chat: Pick<ChatController, 'feedback' | 'rate'>, announcer: Announcer) {
+  constructor(host: PanelHost, chat: Pick<ChatController, 'feedback' | 'ratings'>, announcer: Announcer) {
     this.#host = host;
     this.#chat = chat;
     this.#announcer = announcer;
@@ -52,7 +52,7 @@ export class FeedbackButtons {
   /** Rates, switches or takes back; only a rating fires `chatbot-feedback` and is thanked for. A thumbs down asks for a comment. */
   press(messageId: string, pressed: FeedbackValue) {
     const value = nextFeedback(this.#chat.feedback.get(messageId), pressed);
-    void this.#chat.rate(messageId, value);
+    void this.#chat.ratings.rate(messageId, value);
     if (this.#comment?.messageId === messageId || value === 'down') this.#comment = undefined;
     if (!value) return;
     const host = this.#host;

@@ -71,7 +71,7 @@ export class HistoryPaneState implements ReactiveController {
   #use(code: HistoryPaneCode) {
     if (this.#code) return;
     this.#code = code;
-    const search = new code.HistorySearch(this.#host, () => this.#chat.cachedConversations());
+    const search = new code.HistorySearch(this.#host, () => this.#chat.conversation.allCached());
     this.search = search;
     // A message sent or a page fetched while the box has its index: found without leaving the box.
     this.#chat.conversation.onCached = search.refresh;

@@ -18,7 +18,7 @@ export async function downloadTranscript(chat: ChatController, host: PanelHost, 
   await chat.conversation.loaded;
   await chat.conversation.settled();
   const id = sessionId ?? chat.conversation.viewing ?? chat.conversation.current?.sessionId;
-  const conversation = id ? await chat.cachedConversation(id) : undefined;
+  const conversation = id ? await chat.conversation.cached(id) : undefined;
   if (!conversation?.messages.length) {
     throw new Error(
       id
