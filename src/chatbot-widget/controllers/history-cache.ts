@@ -196,7 +196,7 @@ export class HistoryCache {
       }
       return { ...stored, entries };
     });
-    if (index.current === conversation.sessionId && userId) saveFirstPaint(base, userId, { ...conversation, messages });
+    if (index.current === conversation.sessionId) saveFirstPaint(base, userId, { ...conversation, messages });
     await Promise.all(evicted.map((id) => this.#storage.delete(this.#key('conversation', id, namespace))));
   }
 
