@@ -46,6 +46,27 @@ const connected = (el: HTMLElement) =>
 const listing = async (namespace: string) =>
   JSON.stringify((await listedRatings(namespace)).map(({ messageId, value, comment }) => ({ messageId, value, comment })));
 
+/**
+ * Holds back the conversation's refresh (`GET …/messages`) until `release()`, and passes each
+ * answer to `POST …/message` through `edit` first: a handler that names less of what it stored.
+ * `original` is the fetch to put back.
+ */
+function holdRefreshAndEditSendAnswers(edit: (body: { stored?: unknown[] }) => void) {
+  const original = window.fetch;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  window.fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+    if (url.pathname.endsWith('/chatbot/messages')) await held;
+    const response = await original(input, init);
+    if (init?.method !== 'POST' || !url.pathname.endsWith('/chatbot/message') || !response.ok) return response;
+    const body = await response.json();
+    edit(body);
+    return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+  };
+  return { release: () => release(), original };
+}
+
 describe('<chatbot-widget> ratings reach the handler', () => {
   it('sends a rating, a switch and a take-back: the admin listing follows each', async () => {
     const { el, namespace, messageId } = await answered();
@@ -141,18 +162,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
     await connected(el);
     // A handler that names the question it stored but not the reply, and a conversation whose
     // refresh is held back: the reply shows under its temporary id meanwhile.
-    const original = window.fetch;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    window.fetch = async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
-      if (url.pathname.endsWith('/chatbot/messages')) await held;
-      const response = await original(input, init);
-      if (init?.method !== 'POST' || !url.pathname.endsWith('/chatbot/message') || !response.ok) return response;
-      const body = await response.json();
-      body.stored = body.stored.slice(0, 1);
-      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
-    };
+    const { release, original } = holdRefreshAndEditSendAnswers((body) => (body.stored = body.stored?.slice(0, 1)));
     try {
       await el.send('rate me early');
       await waitFor(() => part(el, 'message-bot')?.dataset.key?.endsWith('-reply'), 'the reply under its temporary id');
@@ -172,18 +182,7 @@ describe('<chatbot-widget> ratings reach the handler', () => {
     const namespace = freshNamespace('rated');
     const { el } = await mount({ open: '', mode: 'inline' }, namespace);
     await connected(el);
-    const original = window.fetch;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    window.fetch = async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
-      if (url.pathname.endsWith('/chatbot/messages')) await held;
-      const response = await original(input, init);
-      if (init?.method !== 'POST' || !url.pathname.endsWith('/chatbot/message') || !response.ok) return response;
-      const body = await response.json();
-      delete body.stored;
-      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
-    };
+    const { release, original } = holdRefreshAndEditSendAnswers((body) => delete body.stored);
     try {
       await el.send('no ids');
       await waitFor(() => part(el, 'message-bot')?.dataset.key?.endsWith('-reply'), 'the reply under its temporary id');
