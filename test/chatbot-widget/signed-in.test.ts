@@ -91,6 +91,26 @@ function recordCalls(namespace: string) {
   return { calls, stop: () => (window.fetch = original) };
 }
 
+/**
+ * Holds back the answer to the page's next `POST /visitor` to the handler of `namespace`: the
+ * call is made at once, with the cookies of that moment, and answered only on `release()`.
+ */
+function holdNextVisitorAnswer(namespace: string) {
+  const original = window.fetch;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const call = { asked: false, release: () => release(), stop: () => (window.fetch = original) };
+  window.fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+    if (call.asked || !url.pathname.endsWith(`/t/${namespace}/chatbot/visitor`)) return original(input, init);
+    call.asked = true;
+    const response = await original(input, init);
+    await held;
+    return response;
+  };
+  return call;
+}
+
 /** The outbox entries a signed-in user's messages wait in (every user's, without `userId`). */
 async function signedInOutbox(namespace: string, userId = '') {
   const prefix = `outbox|signed-in|${absoluteEndpoint(namespace)}|${userId}`;
@@ -203,24 +223,13 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     unmountAll();
     // Alice's page loads again. The start's `/visitor` call is answered (for alice) but its answer
     // held back, so the tab is shown again, after bob signed in, while the widget is still starting.
-    const original = window.fetch;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let asked = false;
-    window.fetch = async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
-      if (asked || !url.pathname.endsWith(`/t/${namespace}/chatbot/visitor`)) return original(input, init);
-      asked = true;
-      const response = await original(input, init);
-      await held;
-      return response;
-    };
+    const visitorCall = holdNextVisitorAnswer(namespace);
     try {
       const { el } = await mount({ open: '', mode: 'inline' }, namespace);
-      await waitFor(() => asked, 'the widget asks who is signed in');
+      await waitFor(() => visitorCall.asked, 'the widget asks who is signed in');
       signIn(namespace, bob);
       tabShownAgain();
-      release();
+      visitorCall.release();
       await waitFor(async () => (await storedIdentity(namespace))?.userId === bob, 'the widget hears of bob once started');
       await el.send('bob asks');
       await waitForReplies(el, 1);
@@ -235,7 +244,29 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
         'nothing of bob sent as alice',
       );
     } finally {
-      window.fetch = original;
+      visitorCall.stop();
+    }
+  });
+
+  it('a tab shown again while `/visitor` is on its way asks again: an answer that left before the sign-in is not taken for it', async () => {
+    const namespace = freshNamespace('signedin');
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace); // nobody signed in
+    await waitFor(() => part(el, 'error')?.textContent?.includes(english.errorSignedOut), 'the sign-in message');
+    const visitorCall = holdNextVisitorAnswer(namespace);
+    try {
+      tabShownAgain(); // asks `/visitor` without a user's cookie: its 401 is held back
+      await waitFor(() => visitorCall.asked, 'the widget asks who is signed in');
+      const user = userNamed('gus');
+      signIn(namespace, user); // on another page of the site, while that call is on its way
+      tabShownAgain();
+      visitorCall.release();
+      await waitFor(async () => (await storedIdentity(namespace))?.userId === user, 'the widget hears of gus');
+      await waitFor(() => !part(el, 'error'), 'no sign-in message any more');
+      await el.send('gus asks');
+      await waitForReplies(el, 1);
+      equal((await upstreamMessages(user)).filter((m) => m.text === 'gus asks').length, 1, 'sent as gus, once');
+    } finally {
+      visitorCall.stop();
     }
   });
 
@@ -292,7 +323,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
 
     signIn(namespace, user); // she signs in again
     tabShownAgain();
-    await waitFor(() => bubbleTexts(el).includes('You said: written as fay, after she signed out'), 'sent as hers, once back', 20_000); // sign-in check, reconnection, then the send: slow on a loaded machine
+    await waitFor(() => bubbleTexts(el).includes('You said: written as fay, after she signed out'), 'sent as hers, once back', 12_000); // the sign-in check, reconnection and send; under the test's 20 s, so a failure names this step
     equal((await upstreamMessages(user)).filter((m) => m.text.startsWith('written as fay')).length, 1, 'stored once');
   });
 

@@ -141,7 +141,11 @@ export class Visitor {
   /** For the site's login: asks `/visitor` who is signed in now (the tab came back into view). */
   async recheck(signal?: AbortSignal) {
     await this.stored();
-    if (this.#siteLogin) await this.#issue(signal);
+    if (!this.#siteLogin) return;
+    // A `/visitor` call already on its way may have left with the cookies of before (the user
+    // signed in on another page meanwhile): its answer is not this check's, so ask after it.
+    await this.#issuing?.catch(() => undefined);
+    await this.#issue(signal);
   }
 
   /**
