@@ -119,7 +119,7 @@ if (!nodeOnly) await browserSuite();
 if (totals.failed > 0) exitCode = 1;
 if (failures.length) {
   console.log('\nFailed:');
-  for (const f of failures) console.log(`  ${f.file ? relative(root, f.file) : '?'}: ${f.name}\n      ${f.error}`);
+  for (const f of failures) console.log(`  ${f.file ? relative(root, f.file) : '?'}: ${f.name}\n${f.error.replace(/^/gm, '      ')}`);
 }
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(exitCode);
