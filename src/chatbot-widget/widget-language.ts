@@ -3,6 +3,7 @@
  * only the launcher's English; the chosen language (`lang`, then the page's `<html lang>`, then
  * English) loads with the panel's code, or at once on a page in another language, so that its
  * launcher speaks it. A new `lang` loads its language; the one shown stays until it arrives.
+ * English, the default, loads without the language table, which only another language needs.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { launcherStrings } from '../ui/locales/en-launcher.js';
@@ -14,6 +15,14 @@ export type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<Wid
 
 /** What the widget shows until a language has loaded: the launcher's English texts, from the first load. */
 const LAUNCHER_ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
+
+/** A tag in English, of any region (`en`, `en-GB`, `en_US`), or none at all: English is shown. */
+const ENGLISH_OR_NONE = /^(en\b|$)/i;
+
+const englishModule = () => import('../ui/locales/en.js');
+
+/** The whole of English, without the language table. */
+const loadEnglish = () => englishModule().then(({ dir, strings }): LoadedLocale => ({ code: 'en', dir, strings }));
 
 /** The element whose language this is. */
 export interface LanguageHost extends ReactiveControllerHost, HTMLElement {
@@ -47,7 +56,7 @@ export class WidgetLanguage implements ReactiveController {
       // A page in another language has its launcher spoken in it at once, not when the page is
       // idle (shown, the panel's code is on its way with the language). Neither it nor English
       // could be fetched: the language shown stays; the next change, or the panel's loading, tries again.
-      if (!this.#host.isShown && !/^(en\b|$)/i.test(lang || document.documentElement.lang)) this.whole().catch(() => undefined);
+      if (!this.#host.isShown && !ENGLISH_OR_NONE.test(lang || document.documentElement.lang)) this.whole().catch(() => undefined);
     } else if (lang !== this.#lang) {
       this.#lang = lang;
       this.#choose().catch(() => undefined);
@@ -65,15 +74,19 @@ export class WidgetLanguage implements ReactiveController {
   }
 
   /**
-   * The language `lang` and the page ask for. The language table (locales/index.ts: which shipped
-   * language a tag asks for, where each one's texts load from) is a chunk of its own, fetched
-   * with the panel's code, so the launcher speaks English until then; this rejects when it cannot
-   * be fetched. Dates and numbers are formatted with the chosen tag from then on.
+   * The language `lang` and the page ask for. A tag in English (or none) is told by the English
+   * texts' own chunk; any other by the language table (locales/index.ts: which shipped language a
+   * tag asks for, where each one's texts load from), a chunk of its own. Both come with the
+   * panel's code, so the launcher speaks English until then; this rejects when the one needed
+   * cannot be fetched. Dates and numbers are formatted with the chosen tag from then on.
    */
   async #chosen(): Promise<WidgetLocale> {
+    const tag = this.#host.lang.trim() || document.documentElement.lang.trim();
+    const englishTag = ENGLISH_OR_NONE.test(tag) ? (await englishModule()).englishFormatTag(tag) : undefined;
     // Imported by name, so the chunk holds only what the element uses of the table.
-    const { chooseLocale } = await import('../ui/locales/index.js');
-    const chosen = chooseLocale(this.#host.lang, document.documentElement.lang);
+    const chosen: WidgetLocale = englishTag
+      ? { code: 'en', formatTag: englishTag }
+      : (await import('../ui/locales/index.js')).chooseLocale(this.#host.lang, document.documentElement.lang);
     this.formatTag = chosen.formatTag;
     return chosen;
   }
@@ -89,8 +102,7 @@ export class WidgetLanguage implements ReactiveController {
    * when its chunk cannot be fetched (offline on first use); rejects when neither can be.
    */
   async #show(code: LocaleCode): Promise<void> {
-    const { loadLocale } = await import('../ui/locales/index.js');
-    const loaded = await loadLocale(code).catch(() => loadLocale('en'));
+    const loaded = code === 'en' ? await loadEnglish() : await (await import('../ui/locales/index.js')).loadLocale(code).catch(loadEnglish);
     if ((await this.#chosen()).code !== code) return;
     this.shown = loaded;
     this.#applyDirection();

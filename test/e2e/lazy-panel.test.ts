@@ -234,10 +234,10 @@ test('a page in German fetches the language table and German at once, without wa
   await context.close();
 });
 
-test('a page in English loads no language table before the panel’s code: its launcher speaks the first load’s English', async () => {
+test('a page in English never loads the language table: the launcher speaks the first load’s English, the panel English’s own chunk', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await pageIn(page, 'en');
+  const fetched = await pageIn(page, 'en-gb');
   const asked: string[] = [];
   page.on('request', (request) => {
     if (LANGUAGE_TABLE.test(request.url())) asked.push('languages');
@@ -245,8 +245,13 @@ test('a page in English loads no language table before the panel’s code: its l
   });
   await page.goto(site.origin + '/');
   assert.equal(await page.locator(part('launcher')).getAttribute('aria-label'), 'Open chat');
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /chatbot-widget-chat-panel-/.test(e.name)));
-  assert.deepEqual(asked.sort(), ['languages', 'panel'], 'the table comes with the panel’s code, when the page is idle');
+  await page.locator(part('launcher')).click();
+  await page.locator(part('input')).waitFor();
+  assert.equal(await placeholder(page), 'Type a message…');
+  assert.deepEqual(asked, ['panel'], 'no language table');
+  assert.deepEqual(fetched, ['en']);
+  const formatTag = await page.evaluate(() => (document.querySelector('chatbot-widget') as unknown as { formatTag: string }).formatTag);
+  assert.equal(formatTag, 'en-GB', 'dates and numbers in the page’s English, its tag in canonical form');
   await context.close();
 });
 

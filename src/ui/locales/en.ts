@@ -4,6 +4,20 @@ import { launcherStrings } from './en-launcher.js';
 /** English: the default language, and the one a page gets when it asks for none the widget ships. */
 export const dir: TextDirection = 'ltr';
 
+/**
+ * The tag English dates and numbers are formatted with, for a tag in English or none (`en_gb` →
+ * `en-GB`, none → `en`); undefined for one that is no language tag. Here, with the texts, since a
+ * page in English loads them without the language table (index.ts), which chooses the others.
+ */
+export function englishFormatTag(tag: string): string | undefined {
+  if (!tag) return 'en';
+  try {
+    return Intl.getCanonicalLocales(tag.replaceAll('_', '-'))[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export const strings: WidgetStrings = {
   ...launcherStrings,
   heading: 'Chat with us',

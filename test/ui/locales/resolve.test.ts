@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseLocale, directionOf, loadLocale, resolveLocale, type LocaleCode } from '../../../src/ui/locales/index.js';
 import { strings as fr } from '../../../src/ui/locales/fr.js';
-import { strings as defaultStrings } from '../../../src/ui/locales/en.js';
+import { englishFormatTag, strings as defaultStrings } from '../../../src/ui/locales/en.js';
 
 const table: Array<[readonly (string | null | undefined)[], LocaleCode]> = [
   [['fr'], 'fr'],
@@ -103,4 +103,15 @@ test('chooseLocale: an unknown lang shows English, not the page language, with o
   assert.deepEqual(chooseLocale('de--DE', 'fr'), { code: 'en', formatTag: 'en' });
   assert.equal(warn.mock.callCount(), 2);
   assert.match(String(warn.mock.calls[1]!.arguments[0]), /lang="de--DE"/);
+});
+
+test('englishFormatTag, which a page in English uses without the language table, tells the tag chooseLocale would', () => {
+  for (const tag of ['', 'en', 'EN', 'en-GB', 'en_us', 'en-gb', 'en-Latn-US', 'en-US-u-ca-buddhist', 'en-x-private', 'en-150']) {
+    assert.equal(englishFormatTag(tag), chooseLocale(null, tag).formatTag, tag);
+    if (tag) assert.equal(englishFormatTag(tag), chooseLocale(tag, 'de').formatTag, `lang="${tag}"`);
+  }
+  assert.equal(englishFormatTag(''), 'en');
+  assert.equal(englishFormatTag('en_gb'), 'en-GB');
+  // No language tag: the widget asks the language table, which shows English and warns of a lang attribute.
+  for (const tag of ['en garbage', 'en-!!', 'en--GB']) assert.equal(englishFormatTag(tag), undefined, tag);
 });
