@@ -5,9 +5,9 @@
 // - the first open: everything the panel needs to show a conversation in the default language
 //   (the first load, the panel's chunk and the chunks it imports, English; a page in English
 //   never fetches the language table);
-// - each optional part a visitor may never use, on its own: the history pane (its sessions and
-//   search box; fetched when the page is idle after the panel opens, so it works offline once the
-//   panel has been open), the history search, each language (the largest is held to the budget),
+// - each optional part a visitor may never use, on its own: the history pane (its search box and
+//   the listing and opening of sessions; fetched when the page is idle after the panel opens, so
+//   it works offline once the panel has been open), the history search, each language (the largest is held to the budget),
 //   the language table (which a page in another language fetches to choose its language),
 //   the transcript download (a chunk fetched when idle after the panel opens, as the pane), a
 //   rating (the sender of ratings and the comment box of a thumbs down, two chunks loaded on the
@@ -31,7 +31,7 @@ const KiB = 1024;
 const BUDGETS = {
   firstLoad: 12 * KiB,
   firstOpen: 40 * KiB,
-  historyPane: 2.5 * KiB,
+  historyPane: 3.5 * KiB,
   search: 3 * KiB,
   language: 2 * KiB,
   languageTable: 1.5 * KiB,

@@ -9,6 +9,9 @@ export interface CachedConversation {
   totalItems: number;
 }
 
+/** A session with nothing cached yet: shown empty until its messages arrive. */
+export const emptyConversation = (sessionId: string): CachedConversation => ({ sessionId, messages: [], totalItems: 0 });
+
 /**
  * A stored conversation as the widget can use it. Storage hands back whatever was put there (by
  * another script of the site, or an older version of the widget), so records are checked on the

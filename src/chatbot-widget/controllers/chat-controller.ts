@@ -11,7 +11,7 @@
  * work, one job each:
  * - {@link OutboxSender}: the outbox and the exactly-once path of a message;
  * - {@link Conversation}: the conversation shown, its cache, revalidation and paging;
- * - {@link SessionHistory}: the history pane;
+ * - {@link SessionHistory}: the history pane's sessions, once the pane's code brings it;
  * - {@link TabSync}: notes between the tabs of the site.
  * What concerns them all is done here: the first read of storage, identity changes (identity/
  * visitor.ts tells of them), notes from other tabs, reset. Ending a connection aborts its
@@ -27,7 +27,8 @@ import { readFirstPaint } from './first-paint-record.js';
 import type { HistoryCache } from './history-cache.js';
 import { OutboxSender, type OutboxRead } from './outbox-sender.js';
 import { Ratings } from './ratings.js';
-import { SessionHistory } from './session-history.js';
+import type { SessionListResponse } from '../../shared/types.js';
+import type { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
 import { credentialsOf, RequestFailure, Transport, type SendQuota } from './transport.js';
@@ -47,7 +48,8 @@ export class ChatController implements ReactiveController {
   quota: SendQuota | undefined;
   readonly sender: OutboxSender;
   readonly conversation: Conversation;
-  readonly history: SessionHistory;
+  /** The history pane's sessions, once the pane's code is here (see {@link attachHistory}). */
+  history: SessionHistory | undefined;
   /** The visitor's ratings of bot messages. */
   readonly feedback: FeedbackStore;
   /** Rating replies, and delivering the ratings. */
@@ -63,6 +65,8 @@ export class ChatController implements ReactiveController {
   #abort: AbortController | undefined;
   /** The identity whose records this connection reads and writes; none until it is known (or confirmed, for the site's login). */
   #shown: VisitorIdentity | undefined;
+  /** The first page of sessions the conversation's revalidation fetched, kept for the history until it is attached. */
+  #sessionsFetched: SessionListResponse | undefined;
   /** Back online: failures the network caused are sent again, with their keys, and waiting ratings. */
   readonly #onOnline = () => {
     void this.sender.retryNetworkFailures();
@@ -108,15 +112,54 @@ export class ChatController implements ReactiveController {
         this.error = report(failure, localId);
         host.requestUpdate();
       },
+      failedCall: (error, signal) => {
+        if (error instanceof RequestFailure && !signal.aborted) context.fail(error);
+      },
       changed: () => this.#sync.post({ type: 'changed' }),
     };
     this.#context = context;
     this.sender = new OutboxSender(this.#records.outbox, context, () => void this.conversation.revalidate());
     this.ratings = new Ratings(this.feedback, this.#storage, context, () => this.#connection);
     this.sender.onReplyKnown = (temporaryId, messageId) => void this.ratings.carry(temporaryId, messageId);
-    this.history = new SessionHistory(this.#cache, context);
-    this.conversation = new Conversation(this.#cache, this.history, this.sender, context);
+    this.conversation = new Conversation(this.#cache, this.sender, context);
+    this.conversation.onSessions = (connection, page) => {
+      if (connection !== this.#connection) return;
+      if (this.history) this.history.apply(connection, page, 1);
+      else this.#sessionsFetched = page;
+    };
     host.addController(this);
+  }
+
+  /**
+   * The history pane's code is here (panel/history-pane-state.ts loads it when the page is idle
+   * after the panel opens): its sessions, as the cache held them and merged with the page the
+   * conversation's revalidation fetched meanwhile. A panel that only shows the conversation
+   * carries none of their code.
+   */
+  attachHistory(History: typeof SessionHistory): Promise<void> {
+    return (this.#historyAttached ??= this.#attachHistory(History));
+  }
+
+  #historyAttached: Promise<void> | undefined;
+
+  async #attachHistory(History: typeof SessionHistory) {
+    const history = new History(this.#cache, this.#context);
+    for (;;) {
+      const connection = this.#connection;
+      const shown = this.#shown;
+      history.use(connection);
+      if (!connection || !shown) break;
+      // Unreadable (storage refused): the pane lists what the handler sends.
+      const [cached, lines] = await Promise.all([this.#cache.loadSessions(), this.#cache.loadFirstLines()]).catch(() => []);
+      // Started over meanwhile (another visitor, another handler): read what is theirs.
+      if (connection !== this.#connection || shown !== this.#shown) continue;
+      history.restore(cached, lines);
+      if (this.#sessionsFetched) history.apply(connection, this.#sessionsFetched, 1);
+      break;
+    }
+    this.#sessionsFetched = undefined;
+    this.history = history;
+    this.#host.requestUpdate();
   }
 
   /**
@@ -168,7 +211,8 @@ export class ChatController implements ReactiveController {
     this.#records.none();
     this.sender.use(next);
     this.conversation.use(next);
-    this.history.use(next);
+    this.history?.use(next);
+    this.#sessionsFetched = undefined;
   }
 
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
@@ -257,7 +301,7 @@ export class ChatController implements ReactiveController {
     try {
       return await connection.visitor.confirmed(connection.signal);
     } catch (error) {
-      if (error instanceof RequestFailure && !connection.signal.aborted) this.#context.fail(error);
+      this.#context.failedCall(error, connection.signal);
       return undefined;
     }
   }
@@ -268,16 +312,18 @@ export class ChatController implements ReactiveController {
     const identity = this.#shown;
     if (!identity && visitor.siteLogin) return;
     if (identity) this.#records.useHistory(visitor.base, identity.userId);
+    // The history's sessions only once its code is here (attachHistory reads them then).
+    const history = identity ? this.history : undefined;
     const [stored, currentId, cachedSessions, lines] = await Promise.all([
       outbox ?? this.sender.read(),
       identity ? this.#cache.currentSessionId() : undefined,
-      identity ? this.#cache.loadSessions() : undefined,
-      identity ? this.#cache.loadFirstLines() : undefined,
+      history ? this.#cache.loadSessions() : undefined,
+      history ? this.#cache.loadFirstLines() : undefined,
       identity ? this.feedback.load() : undefined,
     ]);
     const current = currentId ? await this.#cache.loadConversation(currentId) : undefined;
     if (signal.aborted) return;
-    this.history.restore(cachedSessions, lines);
+    history?.restore(cachedSessions, lines);
     this.sender.adopt(stored);
     if (current) this.conversation.restore(current);
     this.#host.requestUpdate();
@@ -301,7 +347,8 @@ export class ChatController implements ReactiveController {
     this.#shown = next;
     this.conversation.current = this.conversation.viewed = undefined;
     this.conversation.viewing = undefined;
-    this.history.use(connection);
+    this.history?.use(connection);
+    this.#sessionsFetched = undefined;
     this.#records.useHistory(visitor.base, next?.userId ?? '');
     this.#host.requestUpdate();
   }

@@ -38,6 +38,11 @@ export interface ControllerContext {
   readonly host: ConversationHost;
   /** Shows and reports a failure (the `error` part and `chatbot-error`). */
   fail(failure: RequestFailure, localId?: string): void;
+  /**
+   * A call made for a connection failed: shown as {@link fail} says, unless the connection ended
+   * meanwhile or the error is no call's failure (the abort of an ended connection).
+   */
+  failedCall(error: unknown, signal: AbortSignal): void;
   /** Tells the other tabs that IndexedDB changed. */
   changed(): void;
 }

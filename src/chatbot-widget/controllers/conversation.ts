@@ -9,18 +9,15 @@
  */
 import type { Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import { isAbort, type Connection, type ControllerContext } from './connection.js';
-import type { CachedConversation } from './cached-conversation.js';
+import { emptyConversation, type CachedConversation } from './cached-conversation.js';
 import { mergeMessages, mergeNewestPage, type HistoryCache } from './history-cache.js';
 import type { OutboxSender } from './outbox-sender.js';
-import type { SessionHistory } from './session-history.js';
 import { RequestFailure } from './transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 import { newReplies } from './arrivals.js';
 
 /** The longest a refresh waits for the resends of a reloaded page (see {@link OutboxSender.resumed}). */
 const RESUME_WAIT_MS = 5_000;
-
-const emptyConversation = (sessionId: string): CachedConversation => ({ sessionId, messages: [], totalItems: 0 });
 
 export class Conversation {
   /** The latest session. */
@@ -42,17 +39,17 @@ export class Conversation {
   onReplies: (count: number) => void = () => undefined;
   /** A conversation was written to the cache (the history search, built from it, is built again). */
   onCached: () => void = () => undefined;
+  /** The revalidation fetched the first page of the visitor's sessions (the history pane lists them). */
+  onSessions: (connection: Connection, page: SessionListResponse) => void = () => undefined;
   #connection: Connection | undefined;
   #revalidating: Promise<void> | undefined;
   #again = false;
 
   readonly #cache: HistoryCache;
-  readonly #history: SessionHistory;
   readonly #sender: OutboxSender;
   readonly #context: ControllerContext;
-  constructor(cache: HistoryCache, history: SessionHistory, sender: OutboxSender, context: ControllerContext) {
+  constructor(cache: HistoryCache, sender: OutboxSender, context: ControllerContext) {
     this.#cache = cache;
-    this.#history = history;
     this.#sender = sender;
     this.#context = context;
   }
@@ -164,7 +161,7 @@ export class Conversation {
       // this is, and a signed-in user's conversations from their other devices are shown.
       await visitor.ensure(signal);
       const sessions = await visitor.request<SessionListResponse>('GET', '/sessions', { query: { page: 1, pageSize }, signal });
-      this.#history.apply(connection, sessions, 1);
+      this.onSessions(connection, sessions);
       const latest = sessions.data[0];
       if (!latest) return;
       if (latest.id !== this.current?.sessionId) {
@@ -231,39 +228,16 @@ export class Conversation {
       this.onCached();
       this.#context.changed();
     } catch (error) {
-      if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
+      this.#context.failedCall(error, signal);
     } finally {
       if (this.#connection === connection) this.loadingOlder = false;
       this.#context.host.requestUpdate();
     }
   }
 
-  /** Shows one session of the history pane: from the cache at once, then its newest page. */
-  async viewSession(sessionId: string | undefined) {
-    const connection = this.#connection;
-    if (!connection || !sessionId || sessionId === this.current?.sessionId) {
-      this.viewing = undefined;
-      this.#context.host.requestUpdate();
-      return;
-    }
-    const { visitor, signal } = connection;
-    this.viewing = sessionId;
-    this.viewed = (await this.#cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
-    this.#context.host.requestUpdate();
-    try {
-      const pageSize = this.#context.host.pageSize;
-      const page = await visitor.request<MessageListResponse>('GET', '/messages', { query: { sessionId, page: 1, pageSize }, signal });
-      if (signal.aborted || this.viewing !== sessionId || !this.viewed) return;
-      this.viewed = {
-        sessionId,
-        messages: mergeNewestPage(this.viewed.messages, page.data, pageSize, page.totalItems),
-        totalItems: Math.max(page.totalItems, page.data.length),
-      };
-      await this.#cache.saveConversation(this.viewed);
-      this.onCached();
-    } catch (error) {
-      if (error instanceof RequestFailure && !signal.aborted) this.#context.fail(error);
-    }
+  /** From a past session back to the current conversation. */
+  showCurrent() {
+    this.viewing = undefined;
     this.#context.host.requestUpdate();
   }
 }

@@ -1,11 +1,13 @@
 /**
  * The history pane's data: the visitor's sessions, paged as far as scrolled, each with its first
- * line. Sessions come from the cache at once and from the handler on open and on scroll.
+ * line, and the one opened in the conversation's place. Sessions come from the cache at once and
+ * from the handler on open and on scroll. It comes with the pane's code (history-pane.ts).
  */
 import type { ChatSession, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { Connection, ControllerContext } from './connection.js';
-import type { CachedSessions, HistoryCache } from './history-cache.js';
-import { RequestFailure } from './transport.js';
+import { emptyConversation } from './cached-conversation.js';
+import type { Conversation } from './conversation.js';
+import { mergeNewestPage, type CachedSessions, type HistoryCache } from './history-cache.js';
 import type { SessionPrefetch } from '../search/session-prefetch.js';
 
 export class SessionHistory {
@@ -78,7 +80,7 @@ export class SessionHistory {
       });
       this.apply(connection, response, page);
     } catch (error) {
-      if (error instanceof RequestFailure && !connection.signal.aborted) this.#context.fail(error);
+      this.#context.failedCall(error, connection.signal);
     } finally {
       if (this.#connection === connection) this.loading = false;
       this.#context.host.requestUpdate();
@@ -103,6 +105,35 @@ export class SessionHistory {
         if (this.#prefetcher === loading) this.#prefetcher = undefined;
       },
     );
+  }
+
+  /**
+   * Shows one of the listed sessions in the conversation's place: from the cache at once, then
+   * its newest page. The current conversation's own session shows it again.
+   */
+  async view(conversation: Conversation, sessionId: string) {
+    const connection = this.#connection;
+    if (!connection || sessionId === conversation.current?.sessionId) return conversation.showCurrent();
+    const { visitor, signal } = connection;
+    const host = this.#context.host;
+    conversation.viewing = sessionId;
+    conversation.viewed = (await this.#cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
+    host.requestUpdate();
+    try {
+      const pageSize = host.pageSize;
+      const page = await visitor.request<MessageListResponse>('GET', '/messages', { query: { sessionId, page: 1, pageSize }, signal });
+      if (signal.aborted || conversation.viewing !== sessionId || !conversation.viewed) return;
+      conversation.viewed = {
+        sessionId,
+        messages: mergeNewestPage(conversation.viewed.messages, page.data, pageSize, page.totalItems),
+        totalItems: Math.max(page.totalItems, page.data.length),
+      };
+      await this.#cache.saveConversation(conversation.viewed);
+      conversation.onCached();
+    } catch (error) {
+      this.#context.failedCall(error, signal);
+    }
+    host.requestUpdate();
   }
 
   /** Stops the fetch of the listed sessions' messages (the panel closed; the visitor reset ends the connection too). */

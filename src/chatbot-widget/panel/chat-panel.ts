@@ -178,7 +178,6 @@ export class ChatPanel {
           t,
           time: this.#time,
           formatTag: host.formatTag,
-          history: chat.history,
           shownSessionId: c.viewing ?? c.current?.sessionId,
         })}
         <div class="chat">

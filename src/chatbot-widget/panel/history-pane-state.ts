@@ -20,7 +20,7 @@ type HistoryPaneCode = typeof import('./history-pane.js');
 let loadedCode: HistoryPaneCode | undefined;
 
 /** What the panel lends the pane to draw itself (the rest is this controller's). */
-export type HistoryPaneView = Omit<HistoryPaneContext, 'open' | 'openSession' | 'search' | 'openHit'>;
+export type HistoryPaneView = Omit<HistoryPaneContext, 'history' | 'open' | 'openSession' | 'search' | 'openHit'>;
 
 export class HistoryPaneState implements ReactiveController {
   /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
@@ -43,19 +43,16 @@ export class HistoryPaneState implements ReactiveController {
     this.#chat = chat;
     this.#messages = messages;
     host.addController(this);
-    if (loadedCode) this.#use(loadedCode);
+    if (loadedCode) void this.#use(loadedCode);
   }
 
-  /** Loads the pane's code and its search box (once; again after a failure). */
+  /** Loads the pane's code, its sessions and its search box (once; again after a failure). */
   load(): Promise<void> {
-    if (loadedCode) {
-      this.#use(loadedCode);
-      return Promise.resolve();
-    }
+    if (loadedCode) return this.#use(loadedCode);
     this.#loading ??= import('./history-pane.js').then(
       (code) => {
         loadedCode = code;
-        this.#use(code);
+        return this.#use(code);
       },
       (error: unknown) => {
         this.#loading = undefined;
@@ -67,8 +64,9 @@ export class HistoryPaneState implements ReactiveController {
     return this.#loading;
   }
 
-  /** The pane's code is here: its search box is made, and the pane drawn with it. */
-  #use(code: HistoryPaneCode) {
+  /** The pane's code is here: its sessions are read, its search box is made, and the pane drawn with them. */
+  async #use(code: HistoryPaneCode) {
+    await this.#chat.attachHistory(code.SessionHistory);
     if (this.#code) return;
     this.#code = code;
     const search = new code.HistorySearch(this.#host, () => this.#chat.conversation.allCached());
@@ -83,7 +81,7 @@ export class HistoryPaneState implements ReactiveController {
   #panelOpen = false;
 
   hostUpdated() {
-    if (this.#panelOpen && !this.#host.open) this.#chat.history.stopPrefetch();
+    if (this.#panelOpen && !this.#host.open) this.#chat.history?.stopPrefetch();
     this.#panelOpen = this.#host.open;
     if (this.#host.isShown) this.#observeSessions();
   }
@@ -98,30 +96,31 @@ export class HistoryPaneState implements ReactiveController {
     this.#sessionObserver?.disconnect();
     if (!sentinel || !this.open) return;
     this.#sessionObserver ??= new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void this.#chat.history.loadMore();
+      if (entries.some((e) => e.isIntersecting)) void this.#chat.history?.loadMore();
     });
     this.#sessionObserver.observe(sentinel);
   }
 
-  /** The history button: shows the pane (its sessions fetched, the search code on its way) or hides it. */
+  /** The history button: shows the pane (its code on its way, then its sessions fetched) or hides it. */
   readonly toggle = () => {
     this.open = !this.open;
-    if (this.open) {
-      void this.#chat.history.loadMore(true);
-      // Said in the pane when it fails; the next press tries again.
-      this.load().then(
-        () => this.search?.preload(),
-        () => undefined,
-      );
-      // The listed sessions' messages, fetched in the background so the search box finds them
-      // (offline too); the conversation shown is current already.
-      const chat = this.#chat;
-      chat.history.prefetch(
-        (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
-        () => this.search?.refresh(),
-      );
-    }
+    // Said in the pane when its code cannot be fetched; the next press tries again.
+    if (this.open) this.load().then(this.#listSessions, () => undefined);
     this.#host.requestUpdate();
+  };
+
+  /** The pane opened: its first page of sessions fetched again, and what the search box needs. */
+  readonly #listSessions = () => {
+    const chat = this.#chat;
+    if (!this.open || !chat.history) return;
+    void chat.history.loadMore(true);
+    this.search?.preload();
+    // The listed sessions' messages, fetched in the background so the search box finds them
+    // (offline too); the conversation shown is current already.
+    chat.history.prefetch(
+      (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
+      () => this.search?.refresh(),
+    );
   };
 
   /**
@@ -145,7 +144,7 @@ export class HistoryPaneState implements ReactiveController {
     this.open = false;
     this.#messages.stopRevealing();
     this.#messages.window.follow();
-    void this.#chat.conversation.viewSession(sessionId);
+    void this.#chat.history?.view(this.#chat.conversation, sessionId);
     this.#host.requestUpdate();
     void this.#host.updateComplete.then(() => this.#messages.element?.focus());
   }
@@ -154,7 +153,7 @@ export class HistoryPaneState implements ReactiveController {
   openHit(hit: SearchHit) {
     this.open = false;
     this.#messages.reveal(hit.messageId);
-    void this.#chat.conversation.viewSession(hit.sessionId);
+    void this.#chat.history?.view(this.#chat.conversation, hit.sessionId);
     this.#host.requestUpdate();
   }
 
@@ -163,9 +162,11 @@ export class HistoryPaneState implements ReactiveController {
    * line, or what went wrong when its code could not be fetched (as the panel's place says it).
    */
   render(view: HistoryPaneView) {
-    if (this.#code && this.search) {
+    const history = this.#chat.history;
+    if (this.#code && this.search && history) {
       return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, {
         ...view,
+        history,
         open: this.open,
         openSession: (id) => this.openSession(id),
         search: this.search,
@@ -184,6 +185,6 @@ export class HistoryPaneState implements ReactiveController {
   readonly backToChat = () => {
     this.#messages.stopRevealing();
     this.#messages.window.follow();
-    void this.#chat.conversation.viewSession(undefined);
+    this.#chat.conversation.showCurrent();
   };
 }

@@ -86,6 +86,9 @@ export interface HistoryPaneContext {
   openHit(hit: SearchHit): void;
 }
 
+// The sessions it lists come with its code: a panel that only shows the conversation carries none of it.
+export { SessionHistory } from '../controllers/session-history.js';
+
 /**
  * The history pane's code, a chunk of its own (with its search box, history-search.ts): loaded
  * when the page is idle after the panel opens, or on the first press of the history button if

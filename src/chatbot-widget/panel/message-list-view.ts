@@ -29,7 +29,7 @@ export interface MessageListView {
 export function renderViewingBar({ chat, history, bubble }: MessageListView) {
   const { conversation } = chat;
   if (!conversation.viewing) return nothing;
-  const viewed = chat.history.sessions.find((s) => s.id === conversation.viewing);
+  const viewed = chat.history?.sessions.find((s) => s.id === conversation.viewing);
   return html`<div class="viewing"><span>${viewed ? bubble.time.format(viewed.createdAt, true) : ''}</span>
     <button class="link-button" type="button" @click=${history.backToChat}>${bubble.t.backToChat}</button></div>`;
 }
