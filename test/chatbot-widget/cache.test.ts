@@ -5,6 +5,7 @@ import {
   absoluteEndpoint,
   assert,
   bubbleTexts,
+  cachedCurrentConversation,
   endpointOf,
   equal,
   fakeMessage,
@@ -218,6 +219,52 @@ describe('<chatbot-widget> cache', () => {
       await waitFor(() => refreshes > 1, 'the refresh of the next opening');
       await settle();
       equal(refreshes, 2, 'one more for the next opening');
+    } finally {
+      window.fetch = original;
+    }
+  });
+
+  it('keeps the conversation on screen when a newer session’s messages cannot be fetched, and shows that session once they can', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('in the first session');
+    await waitForReplies(first.el, 1);
+    await waitFor(async () => (await cachedCurrentConversation(namespace))?.messages.length === 2, 'the conversation cached');
+    unmountAll();
+    // The visitor began a newer session elsewhere: this device has never seen it.
+    const { userId } = (await storedIdentity(namespace))!;
+    const newer = `newer-${Math.random().toString(36).slice(2, 10)}`;
+    await seed([
+      {
+        chatSessionId: newer,
+        chatUserId: userId,
+        senderType: 'User',
+        text: 'from another device',
+        createdAt: new Date(Date.now() + 60_000).toISOString(),
+      },
+    ]);
+    // The connection drops as its messages are asked for.
+    const original = window.fetch;
+    let asked = 0;
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      if (url.pathname.endsWith('/chatbot/messages') && url.searchParams.get('sessionId') === newer) {
+        asked++;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return original(input, init);
+    };
+    try {
+      const { el } = await mount({ open: '' }, namespace);
+      await waitFor(() => asked > 0, 'the newer session’s messages asked for');
+      await quietFor(500); // what the failed fetch would leave on screen
+      equal(bubbleTexts(el).join('|'), 'in the first session|You said: in the first session', 'still on screen');
+
+      window.fetch = original; // back online: the next opening shows the newer session
+      el.hide();
+      await el.updateComplete;
+      el.show();
+      await waitFor(() => bubbleTexts(el).join('|') === 'from another device', 'the newer session');
     } finally {
       window.fetch = original;
     }

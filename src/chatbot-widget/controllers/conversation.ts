@@ -164,24 +164,36 @@ export class Conversation {
       this.onSessions(connection, sessions);
       const latest = sessions.data[0];
       if (!latest) return;
-      if (latest.id !== this.current?.sessionId) {
+      // A newer session (begun on another device, or after a long pause): a copy cached here is
+      // shown at once; one this device never saw only once its messages are here, so that a
+      // failed fetch leaves the conversation on screen rather than an empty one.
+      const before = this.current;
+      let newer: CachedConversation | undefined;
+      if (latest.id !== before?.sessionId) {
         const cached = await this.#cache.loadConversation(latest.id);
         if (signal.aborted) return;
-        this.current = cached ?? emptyConversation(latest.id);
-        await this.#cache.setCurrentSessionId(latest.id);
+        newer = cached ?? emptyConversation(latest.id);
+        if (cached) {
+          this.current = cached;
+          await this.#cache.setCurrentSessionId(latest.id);
+        }
       }
       const page = await visitor.request<MessageListResponse>('GET', '/messages', {
         query: { sessionId: latest.id, page: 1, pageSize },
         signal,
       });
-      if (signal.aborted || this.current?.sessionId !== latest.id) return;
+      if (signal.aborted) return;
+      // Merged into the session's copy shown now; nothing, if another took its place meanwhile.
+      const base = this.current?.sessionId === latest.id ? this.current : this.current === before ? newer : undefined;
+      if (!base) return;
       const counted = new Set(this.#sender.locals([]).map((local) => local.key));
-      const arrived = newReplies(this.current.messages, page.data, counted);
+      const arrived = newReplies(base.messages, page.data, counted);
       this.current = {
         sessionId: latest.id,
-        messages: mergeNewestPage(this.current.messages, page.data, pageSize, page.totalItems),
+        messages: mergeNewestPage(base.messages, page.data, pageSize, page.totalItems),
         totalItems: Math.max(page.totalItems, page.data.length),
       };
+      if (base === newer) await this.#cache.setCurrentSessionId(latest.id);
       this.#sender.reconcile(latest.id, this.current.messages, seen);
       await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;
