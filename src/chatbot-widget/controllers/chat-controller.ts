@@ -1,4 +1,4 @@
-// Kept whole (about 400 lines): the lifecycle of a connection is read here in one place, in the
+// Kept whole (about 440 lines): the lifecycle of a connection is read here in one place, in the
 // order its steps guard each other (start, whose records are read, who a message is written for,
 // a change of user, tab notes, reset). The jobs around it have files of their own: the records in
 // visitor-records.ts, who the visitor is in identity/, ratings in ratings.ts, the cached
