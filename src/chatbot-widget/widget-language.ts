@@ -17,7 +17,8 @@ export type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<Wid
 const LAUNCHER_ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
 
 /** A tag in English, of any region (`en`, `en-GB`, `en_US`), or none at all: English is shown. */
-const ENGLISH_OR_NONE = /^(en\b|$)/i;
+// Not `\b`: `_` is a word character, and `en_US` is how servers often spell `en-US`.
+const ENGLISH_OR_NONE = /^(en(?![a-z\d])|$)/i;
 
 const englishModule = () => import('../ui/locales/en.js');
 

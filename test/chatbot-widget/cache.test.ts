@@ -9,6 +9,7 @@ import {
   endpointOf,
   equal,
   fakeMessage,
+  forgetFirstPaintRecord,
   freshNamespace,
   idbGet,
   idbSet,
@@ -29,6 +30,7 @@ import {
   writeCachedConversation,
   writeFirstPaintRecord,
 } from '../helpers/browser/helpers.js';
+import { del as idbDel, keys as idbKeys } from 'idb-keyval';
 
 afterEach(() => unmountAll());
 
@@ -266,6 +268,71 @@ describe('<chatbot-widget> cache', () => {
       el.show();
       await waitFor(() => bubbleTexts(el).join('|') === 'from another device', 'the newer session');
     } finally {
+      window.fetch = original;
+    }
+  });
+
+  it('shows a new visitor nothing a refresh fetched for the one before: a token refused while the refresh waits', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('only for the first visitor');
+    await waitForReplies(first.el, 1);
+    await waitFor(async () => (await cachedCurrentConversation(namespace))?.messages.length === 2, 'the conversation cached');
+    unmountAll();
+    // The device keeps the identity only: nothing is on screen when the next page starts.
+    for (const key of await idbKeys<string>(idbStore)) {
+      if (/^(conversation|index)\|/.test(key)) await idbDel(key, idbStore);
+    }
+    forgetFirstPaintRecord(namespace);
+    const { token } = (await storedIdentity(namespace))!;
+    // The refresh's page of messages is answered for the first visitor, and held back; so is
+    // the new visitor's send, so that nothing of theirs is shown when that page is let through.
+    const original = window.fetch;
+    let held = false;
+    let releasePage = () => {};
+    let releaseSend = () => {};
+    const pageGate = new Promise<void>((resolve) => (releasePage = resolve));
+    const sendGate = new Promise<void>((resolve) => (releaseSend = resolve));
+    window.fetch = async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      if (url.pathname.endsWith('/chatbot/message')) {
+        const response = await original(input, init);
+        if (response.ok) await sendGate;
+        return response;
+      }
+      if (held || !url.pathname.endsWith('/chatbot/messages') || url.searchParams.get('pageSize') === '1') return original(input, init);
+      held = true;
+      const response = await original(input, init);
+      await pageGate;
+      return response;
+    };
+    try {
+      const { el } = await mount({ open: '' }, namespace);
+      await waitFor(() => held, 'the refresh asks for the messages');
+      // Meanwhile the token is revoked (a reset in another tab, say): the next call is refused,
+      // and the widget speaks for a new visitor.
+      const revoked = await fetch(`${endpointOf(namespace)}/visitor`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+      equal(revoked.ok, true, 'revoked');
+      void el.send('the new visitor asks');
+      await waitFor(async () => (await storedIdentity(namespace))?.token !== token, 'a new visitor');
+      releasePage();
+      await quietFor(500); // what the held page would show
+      equal(bubbleTexts(el).join('|'), 'the new visitor asks', 'nothing of the first visitor shown');
+      releaseSend();
+      await waitFor(() => bubbleTexts(el).includes('You said: the new visitor asks'), 'the new visitor’s reply');
+      equal(bubbleTexts(el).join('|'), 'the new visitor asks|You said: the new visitor asks', 'theirs only');
+      const cached = await waitFor(async () => {
+        const conversation = await cachedCurrentConversation(namespace);
+        return conversation?.messages.length === 2 ? conversation : undefined;
+      }, 'the new visitor’s conversation cached');
+      equal(
+        cached.messages.map((m) => m.text).join('|'),
+        'the new visitor asks|You said: the new visitor asks',
+        'nothing of the first stored as theirs',
+      );
+    } finally {
+      releasePage();
+      releaseSend();
       window.fetch = original;
     }
   });

@@ -237,7 +237,7 @@ test('a page in German fetches the language table and German at once, without wa
 test('a page in English never loads the language table: the launcher speaks the first load’s English, the panel English’s own chunk', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const fetched = await pageIn(page, 'en-gb');
+  const fetched = await pageIn(page, 'en_gb'); // as servers often spell en-GB
   const asked: string[] = [];
   page.on('request', (request) => {
     if (LANGUAGE_TABLE.test(request.url())) asked.push('languages');

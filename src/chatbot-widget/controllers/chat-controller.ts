@@ -144,18 +144,24 @@ export class ChatController implements ReactiveController {
 
   async #attachHistory(History: typeof SessionHistory) {
     const history = new History(this.#cache, this.#context);
-    for (;;) {
-      const connection = this.#connection;
-      const shown = this.#shown;
-      history.use(connection);
-      if (!connection || !shown) break;
-      // Unreadable (storage refused): the pane lists what the handler sends.
-      const [cached, lines] = await Promise.all([this.#cache.loadSessions(), this.#cache.loadFirstLines()]).catch(() => []);
-      // Started over meanwhile (another visitor, another handler): read what is theirs.
-      if (connection !== this.#connection || shown !== this.#shown) continue;
-      history.restore(cached, lines);
-      if (this.#sessionsFetched) history.apply(connection, this.#sessionsFetched, 1);
-      break;
+    try {
+      for (;;) {
+        // Once the connection's first read is done, the records of the identity shown are known.
+        await this.conversation.loaded;
+        const connection = this.#connection;
+        const shown = this.#shown;
+        history.use(connection);
+        if (!connection || !shown) break;
+        const [cached, lines] = await Promise.all([this.#cache.loadSessions(), this.#cache.loadFirstLines()]);
+        // Started over meanwhile (another visitor, another handler): read what is theirs.
+        if (connection !== this.#connection || shown !== this.#shown) continue;
+        history.restore(cached, lines);
+        if (this.#sessionsFetched) history.apply(connection, this.#sessionsFetched, 1);
+        break;
+      }
+    } catch {
+      // Storage refused, or held no sessions the pane can read: it lists what the handler sends.
+      history.use(this.#connection);
     }
     this.#sessionsFetched = undefined;
     this.history = history;
@@ -322,7 +328,8 @@ export class ChatController implements ReactiveController {
       identity ? this.feedback.load() : undefined,
     ]);
     const current = currentId ? await this.#cache.loadConversation(currentId) : undefined;
-    if (signal.aborted) return;
+    // Read for the identity shown at the start: another one since (a new visitor token) reads its own.
+    if (signal.aborted || this.#shown !== identity) return;
     history?.restore(cachedSessions, lines);
     this.sender.adopt(stored);
     if (current) this.conversation.restore(current);
@@ -345,8 +352,7 @@ export class ChatController implements ReactiveController {
       return;
     }
     this.#shown = next;
-    this.conversation.current = this.conversation.viewed = undefined;
-    this.conversation.viewing = undefined;
+    this.conversation.clear();
     this.history?.use(connection);
     this.#sessionsFetched = undefined;
     this.#records.useHistory(visitor.base, next?.userId ?? '');

@@ -56,10 +56,27 @@ export class Conversation {
 
   use(connection: Connection | undefined) {
     this.#connection = connection;
-    this.current = this.viewed = undefined;
-    this.viewing = undefined;
+    this.clear();
     this.loadingOlder = false;
     this.#revalidating = undefined;
+  }
+
+  /**
+   * Nothing shown any more: the connection ended, or its visitor changed (a new visitor token).
+   * Work begun for what was shown stops writing (see {@link #shownAs}).
+   */
+  clear() {
+    this.current = this.viewed = undefined;
+    this.viewing = undefined;
+    this.#generation++;
+  }
+
+  /** Counts {@link clear}s: a refresh begun before one must not show or store what it fetched. */
+  #generation = 0;
+
+  /** Whether nothing was cleared since `generation` was read: what was fetched is still the visitor's. */
+  #shownAs(generation: number) {
+    return generation === this.#generation;
   }
 
   /** The bubbles of the shown conversation, oldest first. */
@@ -156,11 +173,15 @@ export class Conversation {
     if (signal.aborted) return;
     const seen = this.#sender.confirmations;
     const pageSize = this.#context.host.pageSize;
+    // Another visitor may take this one's place during any wait below (a refused token renewed as
+    // a new visitor): what was fetched for the first is then neither shown nor stored.
+    const generation = this.#generation;
     try {
       // Nothing stored (a new visitor, or a signed-in user on a new device): `/visitor` says who
       // this is, and a signed-in user's conversations from their other devices are shown.
       await visitor.ensure(signal);
       const sessions = await visitor.request<SessionListResponse>('GET', '/sessions', { query: { page: 1, pageSize }, signal });
+      if (signal.aborted || !this.#shownAs(generation)) return;
       this.onSessions(connection, sessions);
       const latest = sessions.data[0];
       if (!latest) return;
@@ -169,12 +190,14 @@ export class Conversation {
       // failed fetch leaves the conversation on screen rather than an empty one.
       const before = this.current;
       let newer: CachedConversation | undefined;
+      let shownAtOnce = false;
       if (latest.id !== before?.sessionId) {
         const cached = await this.#cache.loadConversation(latest.id);
-        if (signal.aborted) return;
+        if (signal.aborted || !this.#shownAs(generation)) return;
         newer = cached ?? emptyConversation(latest.id);
         if (cached) {
           this.current = cached;
+          shownAtOnce = true;
           await this.#cache.setCurrentSessionId(latest.id);
         }
       }
@@ -182,7 +205,7 @@ export class Conversation {
         query: { sessionId: latest.id, page: 1, pageSize },
         signal,
       });
-      if (signal.aborted) return;
+      if (signal.aborted || !this.#shownAs(generation)) return;
       // Merged into the session's copy shown now; nothing, if another took its place meanwhile.
       const base = this.current?.sessionId === latest.id ? this.current : this.current === before ? newer : undefined;
       if (!base) return;
@@ -193,7 +216,7 @@ export class Conversation {
         messages: mergeNewestPage(base.messages, page.data, pageSize, page.totalItems),
         totalItems: Math.max(page.totalItems, page.data.length),
       };
-      if (base === newer) await this.#cache.setCurrentSessionId(latest.id);
+      if (base === newer && !shownAtOnce) await this.#cache.setCurrentSessionId(latest.id);
       this.#sender.reconcile(latest.id, this.current.messages, seen);
       await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;

@@ -46,7 +46,8 @@ export class SessionHistory {
   /** Shows what the cache held. */
   restore(cached: CachedSessions | undefined, lines: Record<string, string> | undefined) {
     if (lines) for (const [id, line] of Object.entries(lines)) if (typeof line === 'string') this.firstLines.set(id, line);
-    this.sessions = cached?.sessions ?? [];
+    // As stored: another script of the site, or an older widget, may have put anything there.
+    this.sessions = Array.isArray(cached?.sessions) ? cached.sessions : [];
     this.#pages = cached?.pagesLoaded ?? 0;
     this.hasMore = !!cached && cached.pagesLoaded < cached.totalPages;
   }
@@ -117,7 +118,10 @@ export class SessionHistory {
     const { visitor, signal } = connection;
     const host = this.#context.host;
     conversation.viewing = sessionId;
-    conversation.viewed = (await this.#cache.loadConversation(sessionId)) ?? emptyConversation(sessionId);
+    const cached = await this.#cache.loadConversation(sessionId);
+    // Read for this visitor and this choice: not shown if either changed meanwhile.
+    if (signal.aborted || this.#connection !== connection || conversation.viewing !== sessionId) return;
+    conversation.viewed = cached ?? emptyConversation(sessionId);
     host.requestUpdate();
     try {
       const pageSize = host.pageSize;

@@ -199,6 +199,11 @@ export function readFirstPaintRecord(namespace: string) {
   };
 }
 
+/** Forgets the first-paint record of an endpoint, as a device that never kept one. */
+export function forgetFirstPaintRecord(namespace: string) {
+  localStorage.removeItem(paintKey(namespace));
+}
+
 /**
  * Mounts a widget watched from before its first render. `first` resolves with the message keys
  * of the first render that shows bubbles; `drawnEmpty` tells whether the message list was ever
