@@ -1,11 +1,15 @@
 // `chatbot-emulator` as a user runs it: flags, the start-up banner with the demo credentials,
 // one-line errors with exit 2, a seed refused by line number, graceful shutdown on SIGTERM.
+// The cases that end before serving call `runChatbotEmulator`, what the command's entry calls with
+// its arguments, in this process (a new Node process with tsx costs about a second each); the
+// entry itself is spawned for --help, one bad flag and every start.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runChatbotEmulator } from '../../src/cli/emulator-cli.js';
 import { independentSignature } from '../helpers/independent-signer.js';
 import { rawRequest } from './harness.js';
 
@@ -19,6 +23,18 @@ const env = { ...process.env, CHATBOT_EMULATOR_REPLIES: 'knowledge-base' };
 
 function runToEnd(args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+}
+
+/** The command in this process, for a case that ends before it serves: its exit code and output. */
+async function runInProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const outcome = await runChatbotEmulator(args, env, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  if (typeof outcome !== 'number') {
+    await outcome.stop();
+    assert.fail(`chatbot-emulator ${args.join(' ')} started serving`);
+  }
+  return { status: outcome, stdout, stderr };
 }
 
 /** Starts the emulator and resolves with its banner once it listens. */
@@ -54,16 +70,16 @@ test('--help prints the flags and exits 0', () => {
   assert.match(res.stdout, /--demo-data N[^]*It adds:\s+every start with it adds N more to the same database[^]*fresh --db/);
 });
 
-test('bad flags are one line on stderr and exit 2', () => {
-  for (const args of [
-    ['--port', 'x'],
-    ['--port', '70000'],
-    ['--bogus'],
-    ['--db'],
-    ['--demo-data', '-5'],
-    ['--config', join(dir, 'missing.json')],
-  ]) {
-    const res = runToEnd(args);
+test('bad flags are one line on stderr and exit 2', async () => {
+  for (const [args, run] of [
+    [['--port', 'x'], runToEnd],
+    [['--port', '70000'], runInProcess],
+    [['--bogus'], runInProcess],
+    [['--db'], runInProcess],
+    [['--demo-data', '-5'], runInProcess],
+    [['--config', join(dir, 'missing.json')], runInProcess],
+  ] as const) {
+    const res = await run([...args]);
     assert.equal(res.status, 2, args.join(' '));
     const lines = res.stderr.trim().split('\n');
     assert.equal(lines.length, 1, res.stderr);
@@ -78,7 +94,7 @@ test('a bad seed file exits 2 naming its line', async () => {
     '{"chatbotId":"demo","chatSessionId":"s","chatUserId":"u","senderType":"User","text":"x","createdAt":"2025-01-01"}\n{broken\n',
   );
   const db = join(dir, 'bad-seed.sqlite');
-  const res = runToEnd(['--db', db, '--seed', seed, '--port', '0']);
+  const res = await runInProcess(['--db', db, '--seed', seed, '--port', '0']);
   assert.equal(res.status, 2);
   assert.match(res.stderr, /line 2: not valid JSON/);
 });

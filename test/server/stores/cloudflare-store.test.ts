@@ -21,7 +21,9 @@ async function check(path: string): Promise<void> {
   assert.equal(text, 'ok');
 }
 
-describe('the Durable Object store under workerd (wrangler dev)', () => {
+// The checks side by side, each shard count's cases one at a time: every check has objects or keys
+// of its own, and much of their time is waiting (for keys to expire, for the alarm).
+describe('the Durable Object store under workerd (wrangler dev)', { concurrency: true }, () => {
   it('the Worker runs the same store cases as every other store', async () => {
     const names = await (await fetch(`${worker.origin}/cases`)).json();
     assert.deepEqual(
@@ -31,7 +33,7 @@ describe('the Durable Object store under workerd (wrangler dev)', () => {
   });
 
   for (const shards of [1, 4]) {
-    describe(`createDurableObjectStore(namespace, { shards: ${shards} })`, () => {
+    describe(`createDurableObjectStore(namespace, { shards: ${shards} })`, { concurrency: false }, () => {
       STORE_CASES.forEach((storeCase, index) => {
         it(storeCase.name, () => check(`/cases/${index}?shards=${shards}`));
       });
