@@ -111,9 +111,11 @@ export const STORE_CASES: readonly StoreCase[] = [
       const soon = Date.now() + 1_200;
       const counter = key('expiring-counter');
       const record = key('expiring-record');
-      await store.increment(counter, soon);
-      await store.increment(counter, soon);
-      await store.add(record, 'old', soon);
+      // Live until then: a store that took fresh keys for expired ones would pass what follows.
+      assert.equal(await store.increment(counter, soon), 1);
+      assert.equal(await store.increment(counter, soon), 2);
+      assert.equal(await store.add(record, 'old', soon), true);
+      assert.equal(await store.get(record), 'old');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       assert.equal(await store.get(record), undefined);
       assert.equal(await store.swap(record, 'old', 'new', LATER()), false);
