@@ -16,8 +16,10 @@ export type ShownLocale = Omit<LoadedLocale, 'strings'> & { strings: Partial<Wid
 /** What the widget shows until a language has loaded: the launcher's English texts, from the first load. */
 const LAUNCHER_ENGLISH: ShownLocale = { code: 'en', dir: 'ltr', strings: launcherStrings };
 
-/** A tag in English, of any region (`en`, `en-GB`, `en_US`), or none at all: English is shown. */
-// Not `\b`: `_` is a word character, and `en_US` is how servers often spell `en-US`.
+/**
+ * A tag in English, of any region (`en`, `en-GB`, `en_US`), or none at all: English is shown. Not
+ * `\b` after `en`: `_` is a word character, and `en_US` is how servers often spell `en-US`.
+ */
 const ENGLISH_OR_NONE = /^(en(?![a-z\d])|$)/i;
 
 const englishModule = () => import('../ui/locales/en.js');

@@ -40,6 +40,15 @@ async function statusWithToken(namespace: string, token: string) {
   return response.status;
 }
 
+/** A visitor's first page: one message sent, its reply cached, and the page left. */
+async function sendAndLeave(namespace: string, text: string) {
+  const { el } = await mount({ open: '' }, namespace);
+  await el.send(text);
+  await waitForReplies(el, 1);
+  await waitFor(async () => (await cachedCurrentConversation(namespace))?.messages.length === 2, 'the conversation cached');
+  unmountAll();
+}
+
 describe('<chatbot-widget> cache', () => {
   it('renders the last conversation from the cache without the network, then merges the server’s news by id', async () => {
     const namespace = freshNamespace();
@@ -228,11 +237,7 @@ describe('<chatbot-widget> cache', () => {
 
   it('keeps the conversation on screen when a newer session’s messages cannot be fetched, and shows that session once they can', async () => {
     const namespace = freshNamespace();
-    const first = await mount({ open: '' }, namespace);
-    await first.el.send('in the first session');
-    await waitForReplies(first.el, 1);
-    await waitFor(async () => (await cachedCurrentConversation(namespace))?.messages.length === 2, 'the conversation cached');
-    unmountAll();
+    await sendAndLeave(namespace, 'in the first session');
     // The visitor began a newer session elsewhere: this device has never seen it.
     const { userId } = (await storedIdentity(namespace))!;
     const newer = `newer-${Math.random().toString(36).slice(2, 10)}`;
@@ -274,11 +279,7 @@ describe('<chatbot-widget> cache', () => {
 
   it('shows a new visitor nothing a refresh fetched for the one before: a token refused while the refresh waits', async () => {
     const namespace = freshNamespace();
-    const first = await mount({ open: '' }, namespace);
-    await first.el.send('only for the first visitor');
-    await waitForReplies(first.el, 1);
-    await waitFor(async () => (await cachedCurrentConversation(namespace))?.messages.length === 2, 'the conversation cached');
-    unmountAll();
+    await sendAndLeave(namespace, 'only for the first visitor');
     // The device keeps the identity only: nothing is on screen when the next page starts.
     for (const key of await idbKeys<string>(idbStore)) {
       if (/^(conversation|index)\|/.test(key)) await idbDel(key, idbStore);

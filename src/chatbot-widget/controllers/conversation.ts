@@ -190,16 +190,11 @@ export class Conversation {
       // failed fetch leaves the conversation on screen rather than an empty one.
       const before = this.current;
       let newer: CachedConversation | undefined;
-      let shownAtOnce = false;
       if (latest.id !== before?.sessionId) {
         const cached = await this.#cache.loadConversation(latest.id);
         if (signal.aborted || !this.#shownAs(generation)) return;
         newer = cached ?? emptyConversation(latest.id);
-        if (cached) {
-          this.current = cached;
-          shownAtOnce = true;
-          await this.#cache.setCurrentSessionId(latest.id);
-        }
+        if (cached) this.current = cached;
       }
       const page = await visitor.request<MessageListResponse>('GET', '/messages', {
         query: { sessionId: latest.id, page: 1, pageSize },
@@ -216,7 +211,8 @@ export class Conversation {
         messages: mergeNewestPage(base.messages, page.data, pageSize, page.totalItems),
         totalItems: Math.max(page.totalItems, page.data.length),
       };
-      if (base === newer && !shownAtOnce) await this.#cache.setCurrentSessionId(latest.id);
+      // The session the next page starts with, once its messages are here.
+      if (latest.id !== before?.sessionId) await this.#cache.setCurrentSessionId(latest.id);
       this.#sender.reconcile(latest.id, this.current.messages, seen);
       await this.#cache.saveConversation(this.current);
       if (signal.aborted) return;
