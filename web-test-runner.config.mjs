@@ -6,13 +6,37 @@ import { register } from 'tsx/esm/api';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
-import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from './scripts/find-browser.mjs';
+import { findBrowser, findFullBrowser, BROWSER_ARGS, FULL_BROWSER_HINT, INSTALL_HINT } from './scripts/find-browser.mjs';
 import { countReporter } from './scripts/wtr-counter.mjs';
 import { visualRegressionPlugin } from '@web/test-runner-visual-regression/plugin';
 import { devicesPlugin } from './test/helpers/browser/devices.mjs';
 
 const executablePath = await findBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
+
+/**
+ * The screenshot tests run in the full browser, which drew their approved pictures; every other
+ * file in the headless shell, about twice as fast (scripts/find-browser.mjs).
+ */
+const SCREENSHOT_TESTS = ['visual-states', 'visual-catches', 'rtl-visual'].map((name) => `test/chatbot-widget/${name}.test.ts`);
+/** `npm test` names the files to run (WTR_FILES); run directly, the runner takes them all. */
+const requested = process.env.WTR_FILES
+  ? JSON.parse(process.env.WTR_FILES)
+  : ['test/chatbot-widget/**/*.test.ts', 'test/chatbot-usage/**/!(*.node).test.ts', ...SCREENSHOT_TESTS];
+const screenshotFiles = requested.filter((file) => SCREENSHOT_TESTS.includes(file));
+const otherFiles = requested.filter((file) => !SCREENSHOT_TESTS.includes(file));
+const fullBrowserPath = screenshotFiles.length ? await findFullBrowser() : undefined;
+if (screenshotFiles.length && !fullBrowserPath) throw new Error(FULL_BROWSER_HINT);
+const launcher = (path) =>
+  playwrightLauncher({ product: 'chromium', launchOptions: { executablePath: path, headless: true, args: BROWSER_ARGS } });
+/** The files and browser of the run, and the screenshots' group beside them when there are both. */
+const layout = !otherFiles.length
+  ? { files: screenshotFiles, browsers: [launcher(fullBrowserPath)], groups: [] }
+  : {
+      files: [...otherFiles, ...SCREENSHOT_TESTS.map((file) => `!${file}`)],
+      browsers: [launcher(executablePath)],
+      groups: screenshotFiles.length ? [{ name: 'screenshots', files: screenshotFiles, browsers: [launcher(fullBrowserPath)] }] : [],
+    };
 
 // The backend is TypeScript: tsx loads it (and the handler and emulator sources) in this process.
 register();
@@ -157,9 +181,7 @@ function minifyTemplatesPlugin() {
 }
 
 export default {
-  files: process.env.WTR_FILES
-    ? JSON.parse(process.env.WTR_FILES)
-    : ['test/chatbot-widget/**/*.test.ts', 'test/chatbot-usage/**/!(*.node).test.ts'],
+  ...layout,
   // Lit's production build: no dev-mode warnings in the logs, the same code the bundle ships.
   nodeResolve: { exportConditions: ['production'] },
   // Two files at a time, one per core: each runs in a page of its own (its own storage), and
@@ -200,12 +222,6 @@ export default {
       // A pixel differs when its colour does by more than this (pixelmatch's YIQ distance, 0 to 1;
       // its default 0.1 lets a bubble one shade lighter pass): runs draw the same pixels, so small.
       diffOptions: { threshold: 0.03 },
-    }),
-  ],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: { executablePath, headless: true, args: BROWSER_ARGS },
     }),
   ],
   reporters: [defaultReporter(), summaryReporter(), countReporter()],

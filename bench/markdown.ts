@@ -15,7 +15,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
+import { findFullBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const LENGTH = 12_000;
@@ -118,7 +118,7 @@ for (const { name, hostile, twin } of FAMILIES) {
   if (!report(name, await sideBySide(time, hostile, twin))) over++;
 }
 
-const executablePath = await findBrowser();
+const executablePath = await findFullBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 try {

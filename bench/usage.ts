@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
+import { findFullBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
 import { createEmulator, type ChatbotConfig } from '../src/emulator/index.js';
 import { adminTokenAuthorizer, createSigningHandler } from '../src/server/index.js';
 import { toNodeListener } from '../src/server/adapters/node.js';
@@ -45,7 +45,7 @@ const RANGES = [
   { name: '25 months, by year', from: '2023-06-01', to: '2025-07-01' },
 ];
 
-const executablePath = await findBrowser();
+const executablePath = await findFullBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 
 // 1. The bundle, as a site serves it.

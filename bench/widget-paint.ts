@@ -24,7 +24,7 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
-import { findBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
+import { findFullBrowser, BROWSER_ARGS, INSTALL_HINT } from '../scripts/find-browser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const BUDGET_MS = 16;
@@ -85,7 +85,7 @@ const server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-const executablePath = await findBrowser();
+const executablePath = await findFullBrowser();
 if (!executablePath) throw new Error(INSTALL_HINT);
 const browser = await chromium.launch({ executablePath, headless: true, args: BROWSER_ARGS });
 const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

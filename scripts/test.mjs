@@ -106,7 +106,8 @@ async function browserSuite() {
   const code = await run(
     process.execPath,
     [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs'],
-    { CHROME_PATH: browser, WTR_COUNT_FILE: countFile, WTR_FILES: JSON.stringify(files.map((f) => relative(root, f))) },
+    // The config finds its two browsers itself (scripts/find-browser.mjs): screenshots in the full one.
+    { WTR_COUNT_FILE: countFile, WTR_FILES: JSON.stringify(files.map((f) => relative(root, f))) },
   );
   addCounts('browser', countFile, code);
 }
