@@ -1,18 +1,15 @@
-// A little over 350 lines, kept whole: each load's abort-and-report steps and the drill-down's
-// state are read together (a stale load must never overwrite a newer drill-down); the range
-// form, totals, chart, lists and feedback are already files of their own. The next to move out
-// is the drill-down's state, as a controller.
 /**
  * The view of `<chatbot-usage>`, loaded on the element's first connection: it loads the figures
- * of the range from the admin routes, draws them, and keeps the drill-down (user -> sessions ->
- * messages -> one message). Each load aborts the one before it, and a load that fails reports
- * once: one visible line in the `error` part and one `chatbot-error` event.
+ * of the range from the admin routes and draws them, with the drill-down (user -> sessions ->
+ * messages -> one message, drill-down.ts) below. Each load aborts the one before it, and a load
+ * that fails reports once: one visible line in the `error` part and one `chatbot-error` event.
  */
 import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
-import type { ChatSession, ChatUser, FeedbackMonth, Message, MonthlyUsage } from '../shared/types.js';
-import { AdminApi, AdminFailure, type Page } from './admin-api.js';
+import type { FeedbackMonth, MonthlyUsage } from '../shared/types.js';
+import { AdminApi, AdminFailure } from './admin-api.js';
 import { busiestUsers, type BusiestUsers } from './busiest-users.js';
 import type { ChatbotUsage } from './chatbot-usage.js';
+import { DrillDown } from './drill-down.js';
 import { HOW_TO_ENABLE_ADMIN } from './failure-text.js';
 import { checkRange, isoDay, lastTwelveMonths, type UsageRange } from './month-range.js';
 import { RangeForm } from './range-form.js';
@@ -20,23 +17,12 @@ import { chartTemplate, tableTemplate } from './usage-chart.js';
 import { totalsTemplate } from './usage-totals.js';
 import { downloadText, usageCsv } from './usage-csv.js';
 import { feedbackStyles } from './feedback.styles.js';
-import {
-  conversationOf,
-  feedbackMonthsTemplate,
-  loadRated,
-  ratedAnswersTemplate,
-  type FeedbackActions,
-  type RatedPage,
-} from './feedback-view.js';
+import { feedbackMonthsTemplate, loadRated, ratedAnswersTemplate, type FeedbackActions, type RatedPage } from './feedback-view.js';
 import type { RatedAnswer } from './rated-answers.js';
 import type { ChatbotUsageErrorDetail } from './usage-events.js';
 import { UsageFormat } from './usage-format.js';
-import { messageDetailTemplate, messagesTemplate, sessionsTemplate, usersTemplate, type ListActions } from './usage-lists.js';
+import { usersTemplate } from './usage-lists.js';
 import { viewStyles } from './usage-view.styles.js';
-
-/** Sessions and messages per page of the drill-down. */
-const SESSIONS_PAGE_SIZE = 10;
-const MESSAGES_PAGE_SIZE = 20;
 
 /** Performance marks of the first view (read by `npm run bench -- usage`). */
 export const MARK_ANSWERED = 'chatbot-usage:answered';
@@ -54,29 +40,20 @@ interface Figures {
   feedback: FeedbackMonth[];
 }
 
-interface Drill {
-  user: ChatUser;
-  sessions: Page<ChatSession>;
-  session?: ChatSession;
-  messages?: Page<Message>;
-  message?: Message;
-}
-
-export class UsageView implements ListActions, FeedbackActions {
-  settled: Promise<void> = Promise.resolve();
+export class UsageView implements FeedbackActions {
+  /** The last load of the figures, done. */
+  #loaded: Promise<void> = Promise.resolve();
   #figures: Figures | undefined;
-  #drill: Drill | undefined;
-  /** The rated answers shown, "not helpful" first, and the one opened. */
+  /** The rated answers shown, "not helpful" first. */
   #rated: { down?: RatedPage; up?: RatedPage } = {};
-  #ratedOpen: string | undefined;
   #error = '';
   #loading = false;
   #mode: 'chart' | 'table' = 'chart';
   #loadAbort: AbortController | undefined;
-  #drillAbort: AbortController | undefined;
   #queued = false;
   #format: UsageFormat;
   readonly #form: RangeForm;
+  readonly #drillDown: DrillDown;
 
   readonly #host: ChatbotUsage;
   constructor(host: ChatbotUsage) {
@@ -91,7 +68,22 @@ export class UsageView implements ListActions, FeedbackActions {
       () => this.#range(),
       () => void this.reload(),
     );
+    this.#drillDown = new DrillDown(
+      {
+        api: (signal) => this.#api(signal),
+        fail: (error) => this.#fail(error),
+        clearError: () => (this.#error = ''),
+        rendered: () => this.#rendered(),
+        renderRoot: host.renderRoot,
+      },
+      this.#format,
+    );
     this.attributesChanged();
+  }
+
+  /** The last load and the last drill-down step, both done. */
+  get settled(): Promise<void> {
+    return Promise.all([this.#loaded, this.#drillDown.settled]).then(() => undefined);
   }
 
   /** `endpoint`, `admin-token`, `from` or `to` changed: load again (once per task, however many changed). */
@@ -102,12 +94,12 @@ export class UsageView implements ListActions, FeedbackActions {
       this.#queued = false;
       return this.#load();
     });
-    this.settled = run;
+    this.#loaded = run;
   }
 
   reload(): Promise<void> {
-    this.settled = this.#load();
-    return this.settled;
+    this.#loaded = this.#load();
+    return this.#loaded;
   }
 
   #range(): { from: string; to: string } {
@@ -201,87 +193,15 @@ export class UsageView implements ListActions, FeedbackActions {
     await this.#host.updateComplete;
   }
 
-  /** Runs one drill-down step: aborts the step before it, reports its failure once. */
-  async #step(task: (api: AdminApi) => Promise<void>, focus: string): Promise<void> {
-    this.#drillAbort?.abort();
-    const abort = (this.#drillAbort = new AbortController());
-    const api = this.#api(abort.signal);
-    if (!api) return void this.#host.requestUpdate();
-    try {
-      await task(api);
-      this.#error = '';
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      this.#fail(error);
-    }
-    await this.#rendered();
-    this.#host.renderRoot.querySelector<HTMLElement>(focus)?.focus();
-  }
-
-  openUser(user: ChatUser): void {
-    this.#ratedOpen = undefined;
-    this.settled = this.#step(async (api) => {
-      this.#drill = { user, sessions: await api.sessions(user.id, 1, SESSIONS_PAGE_SIZE) };
-    }, '#sessions-heading');
-  }
-
-  sessionsPage = (page: number): void => {
-    const drill = this.#drill;
-    if (!drill) return;
-    this.settled = this.#step(async (api) => {
-      this.#drill = { user: drill.user, sessions: await api.sessions(drill.user.id, page, SESSIONS_PAGE_SIZE) };
-    }, '#sessions-heading');
-  };
-
-  openSession(session: ChatSession): void {
-    const drill = this.#drill;
-    if (!drill) return;
-    this.settled = this.#step(async (api) => {
-      this.#drill = {
-        user: drill.user,
-        sessions: drill.sessions,
-        session,
-        messages: await api.messages(session.id, 1, MESSAGES_PAGE_SIZE),
-      };
-    }, '#messages-heading');
-  }
-
-  messagesPage = (page: number): void => {
-    const drill = this.#drill;
-    if (!drill?.session) return;
-    const session = drill.session;
-    this.settled = this.#step(async (api) => {
-      this.#drill = { ...drill, messages: await api.messages(session.id, page, MESSAGES_PAGE_SIZE), message: undefined };
-    }, '#messages-heading');
-  };
-
-  openMessage(message: Message): void {
-    const drill = this.#drill;
-    if (!drill) return;
-    this.settled = this.#step(async (api) => {
-      this.#drill = { ...drill, message: (await api.message(message.id)) ?? message };
-    }, '[part="message-detail"]');
-  }
-
   ratedPage = (value: 'up' | 'down', page: number): void => {
     const range = this.#figures?.range;
     if (!range) return;
-    this.settled = this.#step(async (api) => {
+    void this.#drillDown.step(async (api) => {
       this.#rated = { ...this.#rated, [value]: await loadRated(api, range, value, page) };
     }, `#rated-${value}-heading`);
   };
 
-  /** A rated answer opens its conversation as the drill-down does: the user's sessions, the session's messages at the answer. */
-  openRated = (rated: RatedAnswer): void => {
-    this.settled = this.#step(
-      async (api) => {
-        const sizes = { sessions: SESSIONS_PAGE_SIZE, messages: MESSAGES_PAGE_SIZE };
-        this.#drill = { ...(await conversationOf(api, rated, this.#figures?.busiest.users ?? [], sizes)), message: rated.answer };
-        this.#ratedOpen = rated.rating.messageId;
-      },
-      rated.answer ? '[part="message-detail"]' : '#messages-heading',
-    );
-  };
+  openRated = (rated: RatedAnswer): void => this.#drillDown.openRated(rated, this.#figures?.busiest.users ?? []);
 
   #exportCsv(): void {
     const figures = this.#figures;
@@ -295,19 +215,6 @@ export class UsageView implements ListActions, FeedbackActions {
   #setMode(mode: 'chart' | 'table'): void {
     this.#mode = mode;
     this.#host.requestUpdate();
-  }
-
-  #drillTemplate(): TemplateResult | typeof nothing {
-    const d = this.#drill;
-    if (!d)
-      return this.#figures?.busiest.users.length
-        ? html`<p class="drill placeholder">Choose a user to see their sessions and messages.</p>`
-        : nothing;
-    return html`<section class="drill" aria-label="Sessions and messages">
-      <div class="panel">${sessionsTemplate(d.user, d.sessions, d.session?.id, this.#format, this)}</div>
-      ${d.messages ? html`<div class="panel">${messagesTemplate(d.messages, d.message?.id, this.#format, this)}</div>` : nothing}
-      ${d.message ? html`<div class="panel">${messageDetailTemplate(d.message, this.#format)}</div>` : nothing}
-    </section>`;
   }
 
   render(): TemplateResult {
@@ -343,15 +250,15 @@ export class UsageView implements ListActions, FeedbackActions {
             </section>
             <section class="feedback" aria-labelledby="feedback-heading">
               ${feedbackMonthsTemplate(f.feedback, this.#format)}
-              ${ratedAnswersTemplate(this.#rated, this.#ratedOpen, this.#format, this)}
+              ${ratedAnswersTemplate(this.#rated, this.#drillDown.ratedOpen, this.#format, this)}
             </section>
             <section class="people" aria-labelledby="users-heading">
               <h2 id="users-heading">Busiest users</h2>
-              ${usersTemplate(f.busiest, this.#drill?.user.id, this.#format, this)}
+              ${usersTemplate(f.busiest, this.#drillDown.userId, this.#format, this.#drillDown)}
             </section>`
           : nothing
       }
-      ${this.#drillTemplate()}
+      ${this.#drillDown.render(!!f?.busiest.users.length)}
     </div>`;
   }
 }

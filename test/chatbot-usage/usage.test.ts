@@ -216,6 +216,39 @@ describe('<chatbot-usage> drill-down', () => {
     equal((window as { __pwned?: number }).__pwned, undefined, 'nothing ran');
   });
 
+  it('shows the user chosen last when the answer for the one chosen before comes later', async () => {
+    const { el } = await mountUsage(DECADE);
+    const [first, second] = parts(el, 'user');
+    // The first user's sessions are held back until the second user's are shown.
+    const original = window.fetch;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : input.toString();
+      if (url.includes(`userId=${first!.dataset.userId}`)) await held;
+      return original(input, init);
+    };
+    try {
+      first!.click();
+      second!.click();
+      await el.settled;
+      release();
+      // Time for the late answer to arrive and be drawn, if it were taken.
+      await quietFor(300);
+      await el.settled;
+    } finally {
+      window.fetch = original;
+    }
+    const sessions = await adminGet<{ id: string }[]>('sessions', { userId: second!.dataset.userId!, page: '1', pageSize: '10' });
+    equal(JSON.stringify(parts(el, 'session').map((s) => s.dataset.sessionId)), JSON.stringify(sessions.map((s) => s.id)));
+    const pressed = parts(el, 'user').filter((u) => u.getAttribute('aria-pressed') === 'true');
+    equal(
+      JSON.stringify(pressed.map((u) => u.dataset.userId)),
+      JSON.stringify([second!.dataset.userId]),
+      'the second user is the one marked',
+    );
+  });
+
   it('disables Previous and Next when there is nothing to page, and pages when there is', async () => {
     const { el } = await mountUsage(DECADE);
     parts(el, 'user')
