@@ -108,8 +108,9 @@ const manyAddresses = (count: number) =>
   Array.from({ length: count }, (_, i) => (i % 2 === 0 ? `198.18.${i >> 8}.${i & 255}` : `2001:db8:7:${i.toString(16)}::1`));
 
 /**
- * Thousands of identities from many addresses make nothing but refused attempts; then a visitor
- * who was already chatting sends, and a brand-new visitor starts. `keys()` is what the store holds.
+ * Six hundred identities from forty addresses (more than the small memory store below has keys
+ * for) make three thousand attempts, all refused; then a visitor who was already chatting
+ * sends, and a brand-new visitor starts. `keys()` is what the store holds.
  */
 async function refusedFlood(clock: { now: number }, store: HandlerStore, keys: () => Promise<number>) {
   const stack = await startStack(clock, store, 10_000, {
@@ -127,11 +128,11 @@ async function refusedFlood(clock: { now: number }, store: HandlerStore, keys: (
     for (let i = 0; i < 10; i++) assert.equal((await send(stack, await newVisitor(stack, spentAddress), spentAddress)).status, 200);
 
     // The addresses act at once, as a flood does; each address's own requests go one after another.
-    const addresses = manyAddresses(70);
+    const addresses = manyAddresses(40);
     const tokensByAddress = await Promise.all(
       addresses.map(async (address) => {
         const tokens: string[] = [];
-        for (let i = 0; i < 30; i++) tokens.push(await newVisitor(stack, address));
+        for (let i = 0; i < 15; i++) tokens.push(await newVisitor(stack, address));
         return tokens;
       }),
     );
