@@ -187,6 +187,8 @@ export default {
   // Two files at a time, one per core: each runs in a page of its own (its own storage), and
   // every test talks to the backend under a namespace of its own.
   concurrency: 2,
+  // The headless shell's files, then the screenshots' in the full browser: two pages at a time in all.
+  concurrentBrowsers: 1,
   testsFinishTimeout: process.env.CHATBOT_FUZZ === 'long' ? 3_600_000 : 180_000,
   middleware: [
     async (ctx, next) => {

@@ -51,6 +51,13 @@ export async function settle(el: HTMLElement & { updateComplete?: Promise<unknow
   await document.fonts.ready;
   await Promise.all(root.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  // A panel focuses its field once drawn, which may come after the blur above: a focused field's
+  // border takes the focus colour, drawn or not depending on whether this page has the window's
+  // focus among the pages the runner has open.
+  if (root.activeElement) {
+    (root.activeElement as HTMLElement).blur();
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  }
 }
 
 /**
