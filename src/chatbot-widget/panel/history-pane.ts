@@ -9,6 +9,7 @@ import type { HistorySearch } from './history-search.js';
 import type { SearchHit } from '../search/search-index.js';
 
 export { HistorySearch } from './history-search.js';
+export { PaneSessions } from './pane-sessions.js';
 
 /**
  * The styles of the pane's sessions and of its search box, which come with its code and join the

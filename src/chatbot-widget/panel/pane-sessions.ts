@@ -1,0 +1,90 @@
+/**
+ * What the history pane does with its sessions, as a Lit reactive controller the pane's state
+ * (history-pane-state.ts) adds to the element once the pane's code is here: the first page
+ * fetched again when the pane opens, the next page loaded as its last row scrolls into view, and
+ * a session or a search result shown in the conversation's place. Until the code comes the pane
+ * shows only its heading and a loading line, so none of this weighs on the panel's chunk.
+ */
+import type { ReactiveController } from 'lit';
+import type { ChatController } from '../controllers/chat-controller.js';
+import type { SearchHit } from '../search/search-index.js';
+import type { HistorySearch } from './history-search.js';
+import type { MessageList } from './message-list.js';
+import type { PanelHost } from './panel-host.js';
+
+/** The pane as its state holds it: whether it is shown, and its search box. */
+export interface HistoryPaneToggle {
+  open: boolean;
+  readonly search: HistorySearch | undefined;
+}
+
+export class PaneSessions implements ReactiveController {
+  #sessionObserver: IntersectionObserver | undefined;
+  /** Whether the panel was open at the last update (closing it stops the background fetching). */
+  #panelOpen = false;
+
+  readonly #host: PanelHost;
+  readonly #chat: ChatController;
+  readonly #messages: MessageList;
+  readonly #pane: HistoryPaneToggle;
+  constructor(host: PanelHost, chat: ChatController, messages: MessageList, pane: HistoryPaneToggle) {
+    this.#host = host;
+    this.#chat = chat;
+    this.#messages = messages;
+    this.#pane = pane;
+    host.addController(this);
+  }
+
+  hostUpdated() {
+    if (this.#panelOpen && !this.#host.open) this.#chat.history?.stopPrefetch();
+    this.#panelOpen = this.#host.open;
+    if (this.#host.isShown) this.#observeSessions();
+  }
+
+  hostDisconnected() {
+    this.#sessionObserver?.disconnect();
+  }
+
+  /** Infinite scroll of the pane: the last row coming into view loads the next page. */
+  #observeSessions() {
+    const sentinel = this.#host.renderRoot.querySelector('.sessions-end');
+    this.#sessionObserver?.disconnect();
+    if (!sentinel || !this.#pane.open) return;
+    this.#sessionObserver ??= new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void this.#chat.history?.loadMore();
+    });
+    this.#sessionObserver.observe(sentinel);
+  }
+
+  /** The pane opened: its first page of sessions fetched again, and what the search box needs. */
+  list() {
+    const chat = this.#chat;
+    if (!this.#pane.open || !chat.history) return;
+    void chat.history.loadMore(true);
+    this.#pane.search?.preload();
+    // The listed sessions' messages, fetched in the background so the search box finds them
+    // (offline too); the conversation shown is current already.
+    chat.history.prefetch(
+      (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
+      () => this.#pane.search?.refresh(),
+    );
+  }
+
+  /** Shows a session of the pane, at its newest message, focus on the list. */
+  readonly openSession = (sessionId: string) => {
+    this.#pane.open = false;
+    this.#messages.stopRevealing();
+    this.#messages.window.follow();
+    void this.#chat.history?.view(this.#chat.conversation, sessionId);
+    this.#host.requestUpdate();
+    void this.#host.updateComplete.then(() => this.#messages.element?.focus());
+  };
+
+  /** Opens a search result: its conversation, at its message. */
+  readonly openHit = (hit: SearchHit) => {
+    this.#pane.open = false;
+    this.#messages.reveal(hit.messageId);
+    void this.#chat.history?.view(this.#chat.conversation, hit.sessionId);
+    this.#host.requestUpdate();
+  };
+}
