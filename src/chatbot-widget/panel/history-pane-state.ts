@@ -1,19 +1,17 @@
 /**
- * The history pane's state: whether it is open, its search box, and the loading of its code. It
- * needs no part of the element's lifecycle before that code comes. The pane is drawn by
- * history-pane.ts, a chunk of its own with the search box and what the pane does with its
- * sessions (pane-sessions.ts, a reactive controller joining the element then: paging as the
- * last row scrolls into view, opening a session or a search result). The chunk is loaded when
- * the page is idle after the panel opens (idle-preload.ts), or on the history button's first
- * press if that comes first, the pane shown at once with its heading and a loading line
- * meanwhile (or, offline, what went wrong).
+ * The history pane's state: whether it is open, and the loading of its code. It needs no part of
+ * the element's lifecycle before that code comes. The pane is drawn by history-pane.ts, a chunk
+ * of its own with the search box and the pane's controller (history-pane-controller.ts, which
+ * joins the element then: the search box fed, paging as the last row scrolls into view, opening
+ * a session or a search result). The chunk is loaded when the page is idle after the panel opens
+ * (idle-preload.ts), or on the history button's first press if that comes first, the pane shown
+ * at once with its heading and a loading line meanwhile (or, offline, what went wrong).
  */
 import { html, nothing } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
-import type { HistoryPaneContext } from './history-pane.js';
-import type { HistorySearch } from './history-search.js';
+import type { HistoryPaneView } from './history-pane.js';
+import type { HistoryPaneController } from './history-pane-controller.js';
 import type { MessageList } from './message-list.js';
-import type { PaneSessions } from './pane-sessions.js';
 import { partOf, type PanelHost } from './panel-host.js';
 
 type HistoryPaneCode = typeof import('./history-pane.js');
@@ -21,18 +19,13 @@ type HistoryPaneCode = typeof import('./history-pane.js');
 /** The pane's code once loaded on this page: each widget's pane draws with it at once from then on. */
 let loadedCode: HistoryPaneCode | undefined;
 
-/** What the panel lends the pane to draw itself (the rest is the pane state's). */
-export type HistoryPaneView = Omit<HistoryPaneContext, 'history' | 'open' | 'openSession' | 'search' | 'openHit'>;
-
 export class HistoryPaneState {
   /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
   open = false;
-  /** The search box above the sessions, once the pane's code has loaded. */
-  search: HistorySearch | undefined;
   /** The pane's code, once loaded. */
   #code: HistoryPaneCode | undefined;
-  /** What the pane does with its sessions, which comes with its code. */
-  #sessions: PaneSessions | undefined;
+  /** The pane at work (its sessions, its search box), which comes with its code. */
+  #pane: HistoryPaneController | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
   #loading: Promise<void> | undefined;
   /** The pane's code could not be fetched (offline before its first use). */
@@ -69,13 +62,10 @@ export class HistoryPaneState {
   /** The pane's code is here: its sessions are read, its search box is made, and the pane drawn with them. */
   async #use(code: HistoryPaneCode) {
     await this.#chat.attachHistory(code.SessionHistory);
-    if (this.#code) return;
+    const history = this.#chat.history;
+    if (this.#code || !history) return;
     this.#code = code;
-    const search = new code.HistorySearch(this.#host, () => this.#chat.conversation.allCached());
-    this.search = search;
-    this.#sessions = new code.PaneSessions(this.#host, this.#chat, this.#messages, this);
-    // A message sent or a page fetched while the box has its index: found without leaving the box.
-    this.#chat.conversation.onCached = search.refresh;
+    this.#pane = new code.HistoryPaneController(this.#host, this.#chat, history, this.#messages, this);
     this.#failed = false;
     this.#host.requestUpdate();
   }
@@ -88,8 +78,8 @@ export class HistoryPaneState {
     this.#host.requestUpdate();
   };
 
-  /** The pane opened and its code is here: its sessions listed (pane-sessions.ts). */
-  readonly #listSessions = () => this.#sessions?.list();
+  /** The pane opened and its code is here: its sessions listed. */
+  readonly #listSessions = () => this.#pane?.list();
 
   /**
    * Escape while the pane is open: back to the button that opened it (the disclosure pattern),
@@ -104,7 +94,7 @@ export class HistoryPaneState {
   /** The visitor was forgotten: the pane closes, and its search holds nothing of theirs. */
   forget() {
     this.open = false;
-    this.search?.clear();
+    this.#pane?.search.clear();
   }
 
   /**
@@ -112,18 +102,7 @@ export class HistoryPaneState {
    * line, or what went wrong when its code could not be fetched (as the panel's place says it).
    */
   render(view: HistoryPaneView) {
-    const history = this.#chat.history;
-    const sessions = this.#sessions;
-    if (this.#code && sessions && this.search && history) {
-      return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, {
-        ...view,
-        history,
-        open: this.open,
-        openSession: sessions.openSession,
-        search: this.search,
-        openHit: sessions.openHit,
-      });
-    }
+    if (this.#code && this.#pane) return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, view, this.#pane, this.open);
     if (!this.open) return nothing;
     const { t } = view;
     return html`<section part="history" aria-labelledby="history-heading">

@@ -1,24 +1,29 @@
 /**
- * What the history pane does with its sessions, as a Lit reactive controller the pane's state
- * (history-pane-state.ts) adds to the element once the pane's code is here: the first page
- * fetched again when the pane opens, the next page loaded as its last row scrolls into view, and
- * a session or a search result shown in the conversation's place. Until the code comes the pane
- * shows only its heading and a loading line, so none of this weighs on the panel's chunk.
+ * The history pane at work, as a Lit reactive controller the pane's state (history-pane-state.ts)
+ * adds to the element once the pane's code is here: its search box, fed with every cached
+ * conversation; its first page of sessions fetched again when the pane opens and the next loaded
+ * as its last row scrolls into view; a session or a search result shown in the conversation's
+ * place. Until the code comes the pane shows only its heading and a loading line, so none of
+ * this weighs on the panel's chunk.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
+import type { SessionHistory } from '../controllers/session-history.js';
 import type { SearchHit } from '../search/search-index.js';
-import type { HistorySearch } from './history-search.js';
+import { HistorySearch } from './history-search.js';
 import type { MessageList } from './message-list.js';
 import type { PanelHost } from './panel-host.js';
 
-/** The pane as its state holds it: whether it is shown, and its search box. */
+/** The pane as its state holds it: whether it is shown. */
 export interface HistoryPaneToggle {
   open: boolean;
-  readonly search: HistorySearch | undefined;
 }
 
-export class PaneSessions implements ReactiveController {
+export class HistoryPaneController implements ReactiveController {
+  /** The sessions it lists. */
+  readonly history: SessionHistory;
+  /** The search box above the sessions. */
+  readonly search: HistorySearch;
   #sessionObserver: IntersectionObserver | undefined;
   /** Whether the panel was open at the last update (closing it stops the background fetching). */
   #panelOpen = false;
@@ -27,16 +32,21 @@ export class PaneSessions implements ReactiveController {
   readonly #chat: ChatController;
   readonly #messages: MessageList;
   readonly #pane: HistoryPaneToggle;
-  constructor(host: PanelHost, chat: ChatController, messages: MessageList, pane: HistoryPaneToggle) {
+  constructor(host: PanelHost, chat: ChatController, history: SessionHistory, messages: MessageList, pane: HistoryPaneToggle) {
     this.#host = host;
     this.#chat = chat;
+    this.history = history;
     this.#messages = messages;
     this.#pane = pane;
+    const search = new HistorySearch(host, () => history.cachedConversations(chat.conversation));
+    this.search = search;
+    // A message sent or a page fetched while the box has its index: found without leaving the box.
+    chat.conversation.onCached = search.refresh;
     host.addController(this);
   }
 
   hostUpdated() {
-    if (this.#panelOpen && !this.#host.open) this.#chat.history?.stopPrefetch();
+    if (this.#panelOpen && !this.#host.open) this.history.stopPrefetch();
     this.#panelOpen = this.#host.open;
     if (this.#host.isShown) this.#observeSessions();
   }
@@ -51,22 +61,22 @@ export class PaneSessions implements ReactiveController {
     this.#sessionObserver?.disconnect();
     if (!sentinel || !this.#pane.open) return;
     this.#sessionObserver ??= new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void this.#chat.history?.loadMore();
+      if (entries.some((e) => e.isIntersecting)) void this.history.loadMore();
     });
     this.#sessionObserver.observe(sentinel);
   }
 
   /** The pane opened: its first page of sessions fetched again, and what the search box needs. */
   list() {
-    const chat = this.#chat;
-    if (!this.#pane.open || !chat.history) return;
-    void chat.history.loadMore(true);
-    this.#pane.search?.preload();
+    const { conversation } = this.#chat;
+    if (!this.#pane.open) return;
+    void this.history.loadMore(true);
+    this.search.preload();
     // The listed sessions' messages, fetched in the background so the search box finds them
     // (offline too); the conversation shown is current already.
-    chat.history.prefetch(
-      (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
-      () => this.#pane.search?.refresh(),
+    this.history.prefetch(
+      (id) => id === conversation.current?.sessionId || id === conversation.viewing,
+      () => this.search.refresh(),
     );
   }
 
@@ -75,7 +85,7 @@ export class PaneSessions implements ReactiveController {
     this.#pane.open = false;
     this.#messages.stopRevealing();
     this.#messages.window.follow();
-    void this.#chat.history?.view(this.#chat.conversation, sessionId);
+    void this.history.view(this.#chat.conversation, sessionId);
     this.#host.requestUpdate();
     void this.#host.updateComplete.then(() => this.#messages.element?.focus());
   };
@@ -84,7 +94,7 @@ export class PaneSessions implements ReactiveController {
   readonly openHit = (hit: SearchHit) => {
     this.#pane.open = false;
     this.#messages.reveal(hit.messageId);
-    void this.#chat.history?.view(this.#chat.conversation, hit.sessionId);
+    void this.history.view(this.#chat.conversation, hit.sessionId);
     this.#host.requestUpdate();
   };
 }
