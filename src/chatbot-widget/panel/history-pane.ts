@@ -9,8 +9,9 @@ import type { HistoryPaneController } from './history-pane-controller.js';
 export { HistoryPaneController } from './history-pane-controller.js';
 
 /**
- * The styles of the pane's sessions and of its search box, which come with its code and join the
- * element's the first time it draws (the pane's place and heading are the panel's: panel.styles.ts).
+ * The styles of the pane's sessions, of its search box and of the message a search result opened
+ * at, which come with its code and join the element's the first time it draws (the pane's place
+ * and heading are the panel's: panel.styles.ts).
  */
 const historyPaneStyles = css`
   [part='history'] ul {
@@ -25,6 +26,11 @@ const historyPaneStyles = css`
     border: 1px solid var(--_border);
     border-radius: 10px;
     background: var(--_bg);
+  }
+  /* The quiet focus of the panel's text fields (panel.styles.ts). */
+  [part='search-input']:focus-visible {
+    outline-offset: -1px;
+    border-color: var(--_focus);
   }
   .search .note {
     margin: 0 6px 8px;
@@ -65,6 +71,11 @@ const historyPaneStyles = css`
   [part='search-result'] .date {
     font-size: 0.8em;
     color: var(--_muted);
+  }
+  /* The message a search result opened at, in the conversation beside the pane. */
+  [part~='message'][data-found] .bubble {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
   }
 `;
 
