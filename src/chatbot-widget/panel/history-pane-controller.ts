@@ -10,6 +10,7 @@ import type { ReactiveController } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
 import type { SessionHistory } from '../controllers/session-history.js';
 import type { SearchHit } from '../search/search-index.js';
+import { FoundMessage } from './found-message.js';
 import { HistorySearch } from './history-search.js';
 import type { MessageList } from './message-list.js';
 import type { PanelHost } from './panel-host.js';
@@ -24,6 +25,8 @@ export class HistoryPaneController implements ReactiveController {
   readonly history: SessionHistory;
   /** The search box above the sessions. */
   readonly search: HistorySearch;
+  /** The message a search result opened at, brought into view. */
+  readonly found: FoundMessage;
   #sessionObserver: IntersectionObserver | undefined;
   /** Whether the panel was open at the last update (closing it stops the background fetching). */
   #panelOpen = false;
@@ -42,6 +45,7 @@ export class HistoryPaneController implements ReactiveController {
     this.search = search;
     // A message sent or a page fetched while the box has its index: found without leaving the box.
     chat.conversation.onCached = search.refresh;
+    this.found = new FoundMessage(host, chat, messages);
     host.addController(this);
   }
 
@@ -83,7 +87,7 @@ export class HistoryPaneController implements ReactiveController {
   /** Shows a session of the pane, at its newest message, focus on the list. */
   readonly openSession = (sessionId: string) => {
     this.#pane.open = false;
-    this.#messages.stopRevealing();
+    this.found.stop();
     this.#messages.window.follow();
     void this.history.view(this.#chat.conversation, sessionId);
     this.#host.requestUpdate();
@@ -93,7 +97,7 @@ export class HistoryPaneController implements ReactiveController {
   /** Opens a search result: its conversation, at its message. */
   readonly openHit = (hit: SearchHit) => {
     this.#pane.open = false;
-    this.#messages.reveal(hit.messageId);
+    this.found.reveal(hit.messageId);
     void this.history.view(this.#chat.conversation, hit.sessionId);
     this.#host.requestUpdate();
   };

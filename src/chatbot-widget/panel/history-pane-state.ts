@@ -113,7 +113,7 @@ export class HistoryPaneState {
 
   /** From a past session back to the current conversation. */
   readonly backToChat = () => {
-    this.#messages.stopRevealing();
+    this.#pane?.found.stop();
     this.#messages.window.follow();
     this.#chat.conversation.showCurrent();
   };
