@@ -30,7 +30,7 @@ import { HistoryPaneState } from './history-pane-state.js';
 import { IdlePreload } from './idle-preload.js';
 import { LauncherBadge, type UnreadBadge } from './launcher-badge.js';
 import { MessageList } from './message-list.js';
-import { renderMessageList, renderViewingBar, type MessageListView } from './message-list-view.js';
+import { renderMessageList, type MessageListView } from './message-list-view.js';
 import { PanelFocus } from './panel-focus.js';
 import { renderPanelHeader } from './panel-header.js';
 import type { PanelHost } from './panel-host.js';
@@ -152,7 +152,6 @@ export class ChatPanel {
     const list: MessageListView = {
       chat,
       messages: this.#messages,
-      history: this.#history,
       greeting: host.greeting,
       empty,
       bubble: {
@@ -182,7 +181,7 @@ export class ChatPanel {
           shownSessionId: c.viewing ?? c.current?.sessionId,
         })}
         <div class="chat">
-          ${renderViewingBar(list)} ${renderMessageList(list)}
+          ${this.#history.renderViewingBar({ t, time: this.#time })} ${renderMessageList(list)}
           ${empty ? renderSuggestions(host.suggestions, t, quotaExhausted(chat.quota), (text) => void this.send(text)) : nothing}
           ${renderQuotaNotice(this.#quotaWords, chat.quota)} ${this.#renderError(t)} ${this.#announcer.render()}
           ${this.#composer.render(t, QUOTA_NOTICE_ID)}

@@ -94,6 +94,18 @@ export class HistoryPaneController implements ReactiveController {
     void this.#host.updateComplete.then(() => this.#messages.element?.focus());
   };
 
+  /** The conversation a session of the pane is shown in. */
+  get conversation() {
+    return this.#chat.conversation;
+  }
+
+  /** From a past session back to the current conversation. */
+  readonly backToChat = () => {
+    this.found.stop();
+    this.#messages.window.follow();
+    this.#chat.conversation.showCurrent();
+  };
+
   /** Opens a search result: its conversation, at its message. */
   readonly openHit = (hit: SearchHit) => {
     this.#pane.open = false;

@@ -111,10 +111,8 @@ export class HistoryPaneState {
     </section>`;
   }
 
-  /** From a past session back to the current conversation. */
-  readonly backToChat = () => {
-    this.#pane?.found.stop();
-    this.#messages.window.follow();
-    this.#chat.conversation.showCurrent();
-  };
+  /** While a past session opened from the pane is shown, the bar over it (drawn by the pane's code). */
+  renderViewingBar(view: Pick<HistoryPaneView, 't' | 'time'>) {
+    return this.#code && this.#pane ? this.#code.renderViewingBar(this.#pane, view.t, view.time) : nothing;
+  }
 }

@@ -7,11 +7,13 @@ import type { TimeFormat } from './time-format.js';
 import type { HistoryPaneController } from './history-pane-controller.js';
 
 export { HistoryPaneController } from './history-pane-controller.js';
+export { renderViewingBar } from './viewing-bar.js';
 
 /**
- * The styles of the pane's sessions, of its search box and of the message a search result opened
- * at, which come with its code and join the element's the first time it draws (the pane's place
- * and heading are the panel's: panel.styles.ts).
+ * The styles of the pane's sessions, of its search box, of the message a search result opened at
+ * and of the bar over a past session (viewing-bar.ts), which come with its code and join the
+ * element's the first time it draws (the pane's place and heading are the panel's:
+ * panel.styles.ts).
  */
 const historyPaneStyles = css`
   [part='history'] ul {
@@ -71,6 +73,15 @@ const historyPaneStyles = css`
   [part='search-result'] .date {
     font-size: 0.8em;
     color: var(--_muted);
+  }
+  .viewing {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 8px;
+    padding: 6px 12px;
+    background: var(--_surface);
+    font-size: 0.85em;
   }
   /* The message a search result opened at, in the conversation beside the pane. */
   [part~='message'][data-found] .bubble {

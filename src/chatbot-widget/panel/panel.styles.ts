@@ -63,15 +63,6 @@ export const panelStyles = [
     margin: 4px 6px 8px;
     font-size: 0.95em;
   }
-  .viewing {
-    display: flex;
-    align-items: center;
-    justify-content: space-between;
-    gap: 8px;
-    padding: 6px 12px;
-    background: var(--_surface);
-    font-size: 0.85em;
-  }
   .link-button {
     border: 0;
     background: none;
