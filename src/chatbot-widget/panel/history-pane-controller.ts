@@ -3,8 +3,9 @@
  * adds to the element once the pane's code is here: its search box, fed with every cached
  * conversation; its first page of sessions fetched again when the pane opens and the next loaded
  * as its last row scrolls into view; a session or a search result shown in the conversation's
- * place. Until the code comes the pane shows only its heading and a loading line, so none of
- * this weighs on the panel's chunk.
+ * place, and the way back from it (the bar over a past session: viewing-bar.ts). Until the code
+ * comes the pane shows only its heading and a loading line, so none of this weighs on the
+ * panel's chunk.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
@@ -23,7 +24,7 @@ export interface HistoryPaneToggle {
 export class HistoryPaneController implements ReactiveController {
   /** The sessions it lists. */
   readonly history: SessionHistory;
-  /** The search box above the sessions. */
+  /** The search box above the sessions; while a query is typed, its results replace them. */
   readonly search: HistorySearch;
   /** The message a search result opened at, brought into view. */
   readonly found: FoundMessage;

@@ -24,7 +24,7 @@ export class HistoryPaneState {
   open = false;
   /** The pane's code, once loaded. */
   #code: HistoryPaneCode | undefined;
-  /** The pane at work (its sessions, its search box), which comes with its code. */
+  /** The pane at work (its sessions, its search box, the bar over a past session), which comes with its code. */
   #pane: HistoryPaneController | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
   #loading: Promise<void> | undefined;
