@@ -31,7 +31,7 @@ const KiB = 1024;
 const BUDGETS = {
   firstLoad: 12 * KiB,
   firstOpen: 40 * KiB,
-  historyPane: 3.5 * KiB,
+  historyPane: 4 * KiB,
   search: 3 * KiB,
   language: 2 * KiB,
   languageTable: 1.5 * KiB,

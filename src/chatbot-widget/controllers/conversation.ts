@@ -148,20 +148,11 @@ export class Conversation {
    */
   async cached(sessionId: string): Promise<CachedConversation | undefined> {
     await this.loaded;
-    return (
-      this.#inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined))
-    );
+    return this.inMemory().find((c) => c.sessionId === sessionId) ?? (await this.#cache.loadConversation(sessionId).catch(() => undefined));
   }
 
-  /** Every cached conversation, the shown ones as held in memory, for the history search. */
-  async allCached(): Promise<CachedConversation[]> {
-    await this.loaded;
-    const held = this.#inMemory();
-    const stored = await this.#cache.loadConversations().catch(() => []);
-    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
-  }
-
-  #inMemory(): CachedConversation[] {
+  /** The shown conversations with messages, as held in memory (a superset of their stored copies). */
+  inMemory(): CachedConversation[] {
     return [this.current, this.viewed].filter((c): c is CachedConversation => !!c?.messages.length);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { ChatSession, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { Connection, ControllerContext } from './connection.js';
-import { emptyConversation } from './cached-conversation.js';
+import { emptyConversation, type CachedConversation } from './cached-conversation.js';
 import type { Conversation } from './conversation.js';
 import { mergeNewestPage, type CachedSessions, type HistoryCache } from './history-cache.js';
 import type { SessionPrefetch } from '../search/session-prefetch.js';
@@ -138,6 +138,17 @@ export class SessionHistory {
       this.#context.failedCall(error, signal);
     }
     host.requestUpdate();
+  }
+
+  /**
+   * Every cached conversation, the shown ones as held in memory: what the history search finds
+   * messages in (the listed sessions' among them, once {@link prefetch} has fetched them).
+   */
+  async cachedConversations(conversation: Conversation): Promise<CachedConversation[]> {
+    await conversation.loaded;
+    const held = conversation.inMemory();
+    const stored = await this.#cache.loadConversations().catch(() => []);
+    return [...held, ...stored.filter((c) => !held.some((h) => h.sessionId === c.sessionId))];
   }
 
   /** Stops the fetch of the listed sessions' messages (the panel closed; the visitor reset ends the connection too). */

@@ -8,8 +8,9 @@
  *
  * Building it adds the panel's reactive controllers to the element, each working in the
  * element's own lifecycle (Lit calls a controller added to a connected element at once): the
- * conversation, its link to the endpoint, the message list, the history pane, the quota's clock,
- * the launcher's badge, focus, the announcer and the snapshot policy. What is left here is what
+ * conversation, its link to the endpoint, the message list, the quota's clock, the launcher's
+ * badge, focus, the announcer and the snapshot policy; the history pane's joins with its code
+ * (history-pane-state.ts). What is left here is what
  * ties them together: the element's methods the panel answers, and the panel's regions drawn in
  * order.
  */
@@ -29,7 +30,7 @@ import { HistoryPaneState } from './history-pane-state.js';
 import { IdlePreload } from './idle-preload.js';
 import { LauncherBadge, type UnreadBadge } from './launcher-badge.js';
 import { MessageList } from './message-list.js';
-import { renderMessageList, renderViewingBar, type MessageListView } from './message-list-view.js';
+import { renderMessageList, type MessageListView } from './message-list-view.js';
 import { PanelFocus } from './panel-focus.js';
 import { renderPanelHeader } from './panel-header.js';
 import type { PanelHost } from './panel-host.js';
@@ -151,7 +152,6 @@ export class ChatPanel {
     const list: MessageListView = {
       chat,
       messages: this.#messages,
-      history: this.#history,
       greeting: host.greeting,
       empty,
       bubble: {
@@ -181,7 +181,7 @@ export class ChatPanel {
           shownSessionId: c.viewing ?? c.current?.sessionId,
         })}
         <div class="chat">
-          ${renderViewingBar(list)} ${renderMessageList(list)}
+          ${this.#history.renderViewingBar({ t, time: this.#time })} ${renderMessageList(list)}
           ${empty ? renderSuggestions(host.suggestions, t, quotaExhausted(chat.quota), (text) => void this.send(text)) : nothing}
           ${renderQuotaNotice(this.#quotaWords, chat.quota)} ${this.#renderError(t)} ${this.#announcer.render()}
           ${this.#composer.render(t, QUOTA_NOTICE_ID)}

@@ -1,16 +1,16 @@
 /**
- * The history pane's state as a Lit reactive controller: whether it is open, its search box, the
- * next page of sessions loaded as its last row scrolls into view, and what opening a session or
- * a search result does to the conversation shown. The pane itself is drawn by history-pane.ts, a
- * chunk of its own with the search box: loaded when the page is idle after the panel opens
+ * The history pane's state: whether it is open, and the loading of its code. It needs no part of
+ * the element's lifecycle before that code comes. The pane is drawn by history-pane.ts, a chunk
+ * of its own with the search box and the pane's controller (history-pane-controller.ts, which
+ * joins the element then: the search box fed, paging as the last row scrolls into view, opening
+ * a session or a search result). The chunk is loaded when the page is idle after the panel opens
  * (idle-preload.ts), or on the history button's first press if that comes first, the pane shown
  * at once with its heading and a loading line meanwhile (or, offline, what went wrong).
  */
-import { html, nothing, type ReactiveController } from 'lit';
+import { html, nothing } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
-import type { SearchHit } from '../search/search-index.js';
-import type { HistoryPaneContext } from './history-pane.js';
-import type { HistorySearch } from './history-search.js';
+import type { HistoryPaneView } from './history-pane.js';
+import type { HistoryPaneController } from './history-pane-controller.js';
 import type { MessageList } from './message-list.js';
 import { partOf, type PanelHost } from './panel-host.js';
 
@@ -19,17 +19,13 @@ type HistoryPaneCode = typeof import('./history-pane.js');
 /** The pane's code once loaded on this page: each widget's pane draws with it at once from then on. */
 let loadedCode: HistoryPaneCode | undefined;
 
-/** What the panel lends the pane to draw itself (the rest is this controller's). */
-export type HistoryPaneView = Omit<HistoryPaneContext, 'history' | 'open' | 'openSession' | 'search' | 'openHit'>;
-
-export class HistoryPaneState implements ReactiveController {
+export class HistoryPaneState {
   /** Whether the pane is shown (it stays in the DOM, hidden, to keep its scroll position). */
   open = false;
-  /** The search box above the sessions, once the pane's code has loaded. */
-  search: HistorySearch | undefined;
-  #sessionObserver: IntersectionObserver | undefined;
   /** The pane's code, once loaded. */
   #code: HistoryPaneCode | undefined;
+  /** The pane at work (its sessions, its search box, the bar over a past session), which comes with its code. */
+  #pane: HistoryPaneController | undefined;
   /** Its code on the way (or loaded); undefined before the first attempt and after a failed one. */
   #loading: Promise<void> | undefined;
   /** The pane's code could not be fetched (offline before its first use). */
@@ -42,7 +38,6 @@ export class HistoryPaneState implements ReactiveController {
     this.#host = host;
     this.#chat = chat;
     this.#messages = messages;
-    host.addController(this);
     if (loadedCode) void this.#use(loadedCode);
   }
 
@@ -67,38 +62,12 @@ export class HistoryPaneState implements ReactiveController {
   /** The pane's code is here: its sessions are read, its search box is made, and the pane drawn with them. */
   async #use(code: HistoryPaneCode) {
     await this.#chat.attachHistory(code.SessionHistory);
-    if (this.#code) return;
+    const history = this.#chat.history;
+    if (this.#code || !history) return;
     this.#code = code;
-    const search = new code.HistorySearch(this.#host, () => this.#chat.conversation.allCached());
-    this.search = search;
-    // A message sent or a page fetched while the box has its index: found without leaving the box.
-    this.#chat.conversation.onCached = search.refresh;
+    this.#pane = new code.HistoryPaneController(this.#host, this.#chat, history, this.#messages, this);
     this.#failed = false;
     this.#host.requestUpdate();
-  }
-
-  /** Whether the panel was open at the last update (closing it stops the background fetching). */
-  #panelOpen = false;
-
-  hostUpdated() {
-    if (this.#panelOpen && !this.#host.open) this.#chat.history?.stopPrefetch();
-    this.#panelOpen = this.#host.open;
-    if (this.#host.isShown) this.#observeSessions();
-  }
-
-  hostDisconnected() {
-    this.#sessionObserver?.disconnect();
-  }
-
-  /** Infinite scroll of the pane: the last row coming into view loads the next page. */
-  #observeSessions() {
-    const sentinel = this.#host.renderRoot.querySelector('.sessions-end');
-    this.#sessionObserver?.disconnect();
-    if (!sentinel || !this.open) return;
-    this.#sessionObserver ??= new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void this.#chat.history?.loadMore();
-    });
-    this.#sessionObserver.observe(sentinel);
   }
 
   /** The history button: shows the pane (its code on its way, then its sessions fetched) or hides it. */
@@ -109,19 +78,8 @@ export class HistoryPaneState implements ReactiveController {
     this.#host.requestUpdate();
   };
 
-  /** The pane opened: its first page of sessions fetched again, and what the search box needs. */
-  readonly #listSessions = () => {
-    const chat = this.#chat;
-    if (!this.open || !chat.history) return;
-    void chat.history.loadMore(true);
-    this.search?.preload();
-    // The listed sessions' messages, fetched in the background so the search box finds them
-    // (offline too); the conversation shown is current already.
-    chat.history.prefetch(
-      (id) => id === chat.conversation.current?.sessionId || id === chat.conversation.viewing,
-      () => this.search?.refresh(),
-    );
-  };
+  /** The pane opened and its code is here: its sessions listed. */
+  readonly #listSessions = () => this.#pane?.list();
 
   /**
    * Escape while the pane is open: back to the button that opened it (the disclosure pattern),
@@ -136,25 +94,7 @@ export class HistoryPaneState implements ReactiveController {
   /** The visitor was forgotten: the pane closes, and its search holds nothing of theirs. */
   forget() {
     this.open = false;
-    this.search?.clear();
-  }
-
-  /** Shows a session of the pane, at its newest message, focus on the list. */
-  openSession(sessionId: string) {
-    this.open = false;
-    this.#messages.stopRevealing();
-    this.#messages.window.follow();
-    void this.#chat.history?.view(this.#chat.conversation, sessionId);
-    this.#host.requestUpdate();
-    void this.#host.updateComplete.then(() => this.#messages.element?.focus());
-  }
-
-  /** Opens a search result: its conversation, at its message. */
-  openHit(hit: SearchHit) {
-    this.open = false;
-    this.#messages.reveal(hit.messageId);
-    void this.#chat.history?.view(this.#chat.conversation, hit.sessionId);
-    this.#host.requestUpdate();
+    this.#pane?.search.clear();
   }
 
   /**
@@ -162,17 +102,7 @@ export class HistoryPaneState implements ReactiveController {
    * line, or what went wrong when its code could not be fetched (as the panel's place says it).
    */
   render(view: HistoryPaneView) {
-    const history = this.#chat.history;
-    if (this.#code && this.search && history) {
-      return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, {
-        ...view,
-        history,
-        open: this.open,
-        openSession: (id) => this.openSession(id),
-        search: this.search,
-        openHit: (hit) => this.openHit(hit),
-      });
-    }
+    if (this.#code && this.#pane) return this.#code.renderHistoryPane(this.#host.renderRoot as ShadowRoot, view, this.#pane, this.open);
     if (!this.open) return nothing;
     const { t } = view;
     return html`<section part="history" aria-labelledby="history-heading">
@@ -181,10 +111,8 @@ export class HistoryPaneState implements ReactiveController {
     </section>`;
   }
 
-  /** From a past session back to the current conversation. */
-  readonly backToChat = () => {
-    this.#messages.stopRevealing();
-    this.#messages.window.follow();
-    this.#chat.conversation.showCurrent();
-  };
+  /** While a past session opened from the pane is shown, the bar over it (drawn by the pane's code). */
+  renderViewingBar(view: Pick<HistoryPaneView, 't' | 'time'>) {
+    return this.#code && this.#pane ? this.#code.renderViewingBar(this.#pane, view.t, view.time) : nothing;
+  }
 }

@@ -1,14 +1,13 @@
 /**
  * The message list (a live region): the button that loads older messages at its top, the
  * greeting or the empty line of a conversation with no messages, the bubbles of the slice drawn,
- * and the typing indicator; above it, while a past session is shown, its date and the way back.
+ * and the typing indicator (the bar above it while a past session is shown: viewing-bar.ts).
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ChatController } from '../controllers/chat-controller.js';
 import { inertText } from '../../ui/inert-text.js';
 import { renderGreeting } from './greeting.js';
-import type { HistoryPaneState } from './history-pane-state.js';
 import type { MessageList } from './message-list.js';
 import { renderMessage, type MessageViewContext } from './message-view.js';
 
@@ -16,22 +15,12 @@ import { renderMessage, type MessageViewContext } from './message-view.js';
 export interface MessageListView {
   readonly chat: ChatController;
   readonly messages: MessageList;
-  readonly history: HistoryPaneState;
   /** What each bubble needs (texts, times, copy and feedback buttons). */
   readonly bubble: MessageViewContext;
   /** The host's `greeting`, for an empty conversation. */
   readonly greeting: unknown;
   /** The conversation is empty and ready (no past session shown): the greeting or the empty line. */
   readonly empty: boolean;
-}
-
-/** While a past session is shown: its date, and the way back to the current conversation. */
-export function renderViewingBar({ chat, history, bubble }: MessageListView) {
-  const { conversation } = chat;
-  if (!conversation.viewing) return nothing;
-  const viewed = chat.history?.sessions.find((s) => s.id === conversation.viewing);
-  return html`<div class="viewing"><span>${viewed ? bubble.time.format(viewed.createdAt, true) : ''}</span>
-    <button class="link-button" type="button" @click=${history.backToChat}>${bubble.t.backToChat}</button></div>`;
 }
 
 export function renderMessageList(view: MessageListView) {

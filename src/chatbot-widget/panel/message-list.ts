@@ -1,7 +1,7 @@
 /**
  * The message list as a Lit reactive controller: which slice of the conversation is drawn and
- * where the list is scrolled (windowing.ts), a search result being revealed, and the keyboard
- * access of wide code blocks. Before each update it remembers what the visitor is reading;
+ * where the list is scrolled (windowing.ts), and the keyboard access of wide code blocks (a
+ * search result's message is brought into view by found-message.ts, with the history pane's code). Before each update it remembers what the visitor is reading;
  * after it, it puts that back in place and measures what the next first paint fills.
  */
 import type { ReactiveController } from 'lit';
@@ -14,16 +14,12 @@ export class MessageList implements ReactiveController {
   /** The slice drawn and the scroll position kept. */
   readonly window: MessageWindow;
   readonly #codeBlocks: ScrollableCode;
-  /** A search result being opened: its message is shown, scrolled to and focused once rendered. */
-  #revealing: { key: string; shown: boolean } | undefined;
   /** Whether the panel was open at the last update (closing it narrows the next paint). */
   #open = false;
 
   readonly #host: PanelHost;
-  readonly #chat: ChatController;
   constructor(host: PanelHost, chat: ChatController) {
     this.#host = host;
-    this.#chat = chat;
 
     this.window = new MessageWindow(
       host,
@@ -43,16 +39,6 @@ export class MessageList implements ReactiveController {
     return partOf(this.#host, 'messages');
   }
 
-  /** Opens the conversation at `key` once its message is here (a search result). */
-  reveal(key: string) {
-    this.#revealing = { key, shown: false };
-  }
-
-  /** No message is to be revealed any more (another conversation was asked for). */
-  stopRevealing() {
-    this.#revealing = undefined;
-  }
-
   hostUpdate() {
     const host = this.#host;
     // Opened, the newest messages are in view. Closed, the panel stays drawn (hidden) so that
@@ -63,11 +49,6 @@ export class MessageList implements ReactiveController {
       if (!host.open) this.window.narrowNextPaint();
     }
     if (host.isShown) this.window.rememberAnchor(this.element);
-    const revealing = this.#revealing;
-    if (revealing && !revealing.shown && this.#chat.conversation.messages.some((m) => m.key === revealing.key)) {
-      this.window.reveal(revealing.key);
-      revealing.shown = true;
-    }
   }
 
   hostUpdated() {
@@ -77,7 +58,6 @@ export class MessageList implements ReactiveController {
     this.window.restoreScroll(list);
     // Laid out by now (restoring the scroll position measured it): what the next first paint fills.
     if (list) this.window.measured(list.clientHeight, list.clientWidth);
-    this.#focusRevealed(list);
     this.#codeBlocks.update(
       list,
       this.window.rendered.map((m) => m.key),
@@ -87,19 +67,6 @@ export class MessageList implements ReactiveController {
 
   hostDisconnected() {
     this.#codeBlocks.disconnect();
-  }
-
-  /** The result's message is rendered: scrolled into view, marked `data-found` and focused. */
-  #focusRevealed(list: HTMLElement | undefined) {
-    if (!list || !this.#revealing?.shown) return;
-    const message = list.querySelector<HTMLElement>(`[data-key="${CSS.escape(this.#revealing.key)}"]`);
-    if (!message) return;
-    this.#revealing = undefined;
-    for (const previous of list.querySelectorAll('[data-found]')) previous.removeAttribute('data-found');
-    message.setAttribute('data-found', '');
-    message.tabIndex = -1;
-    message.scrollIntoView({ block: 'center' });
-    message.focus({ preventScroll: true });
   }
 
   readonly onScroll = () => {

@@ -5,11 +5,11 @@ import { CLIPBOARD_BUFFER_CLASS } from './clipboard.js';
 /**
  * Text fields match :focus-visible even when clicked or focused on opening (the browser expects
  * typing), so theirs is the quiet kind: the 1px border becomes a 2px accent line. An outline,
- * not a box-shadow, so forced-colours (high-contrast) mode still draws it.
+ * not a box-shadow, so forced-colours (high-contrast) mode still draws it. (The history pane's
+ * search box is given the same with its code: history-pane.ts.)
  */
 const fieldFocus = css`
   [part='input']:focus-visible,
-  [part='search-input']:focus-visible,
   .attachment input:focus-visible {
     outline-offset: -1px;
     border-color: var(--_focus);
@@ -42,7 +42,7 @@ const unreadBadge = css`
 /**
  * The panel's styles: its conversation's (in the first load, for the snapshot: conversation.styles.ts)
  * and what only the panel draws: the history pane's place (its sessions and search bring their
- * own styles, history-pane.ts), the bar over another
+ * own styles, history-pane.ts, as does the message a search result opened at), the bar over another
  * conversation, a message pending or not sent, the typing indicator, the error line and the
  * quota notice (a panel showing any of these keeps no snapshot), focus in the fields, the clipboard fallback's hidden field;
  * and the launcher's unread badge. Loaded with the panel's code.
@@ -62,20 +62,6 @@ export const panelStyles = [
   [part='history'] h3 {
     margin: 4px 6px 8px;
     font-size: 0.95em;
-  }
-  /* The message a search result opened at. */
-  [part~='message'][data-found] .bubble {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
-  .viewing {
-    display: flex;
-    align-items: center;
-    justify-content: space-between;
-    gap: 8px;
-    padding: 6px 12px;
-    background: var(--_surface);
-    font-size: 0.85em;
   }
   .link-button {
     border: 0;
