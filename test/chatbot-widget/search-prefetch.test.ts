@@ -67,9 +67,11 @@ async function visitorWithUnopenedSessions(count: number, topic: string) {
 
 const results = (el: ChatbotWidget) => parts(el, 'search-result');
 
+/** Opens the history pane and waits for its search box, which comes with the pane's code. */
 async function openHistory(el: ChatbotWidget) {
   if (part(el, 'history')?.hidden !== false) part(el, 'history-button')!.click();
   await el.updateComplete;
+  await waitFor(() => part(el, 'search-input'), "the pane's search box");
 }
 
 async function search(el: ChatbotWidget, query: string) {
