@@ -7,8 +7,8 @@
 //   never fetches the language table);
 // - each optional part a visitor may never use, on its own: the history pane (its search box and
 //   the listing and opening of sessions; fetched when the page is idle after the panel opens, so
-//   it works offline once the panel has been open), the history search, each language (the largest is held to the budget),
-//   the language table (which a page in another language fetches to choose its language),
+//   it works offline once the panel has been open), the history search, each language (the
+//   largest is held to the budget), the language table (which a page in another language fetches to choose its language),
 //   the transcript download (a chunk fetched when idle after the panel opens, as the pane), a
 //   rating (the sender of ratings and the comment box of a thumbs down, two chunks loaded on the
 //   first rating) and `<chatbot-usage>` (the site owner's page: the element, a chunk the entry

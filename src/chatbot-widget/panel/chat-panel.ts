@@ -10,9 +10,8 @@
  * element's own lifecycle (Lit calls a controller added to a connected element at once): the
  * conversation, its link to the endpoint, the message list, the quota's clock, the launcher's
  * badge, focus, the announcer and the snapshot policy; the history pane's joins with its code
- * (history-pane-state.ts). What is left here is what
- * ties them together: the element's methods the panel answers, and the panel's regions drawn in
- * order.
+ * (history-pane-state.ts). What is left here is what ties them together: the element's methods
+ * the panel answers, and the panel's regions drawn in order.
  */
 import { html, nothing } from 'lit';
 import { ChatController } from '../controllers/chat-controller.js';

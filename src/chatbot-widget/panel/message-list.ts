@@ -1,8 +1,9 @@
 /**
  * The message list as a Lit reactive controller: which slice of the conversation is drawn and
  * where the list is scrolled (windowing.ts), and the keyboard access of wide code blocks (a
- * search result's message is brought into view by found-message.ts, with the history pane's code). Before each update it remembers what the visitor is reading;
- * after it, it puts that back in place and measures what the next first paint fills.
+ * search result's message is brought into view by found-message.ts, with the history pane's
+ * code). Before each update it remembers what the visitor is reading; after it, it puts that
+ * back in place and measures what the next first paint fills.
  */
 import type { ReactiveController } from 'lit';
 import type { ChatController } from '../controllers/chat-controller.js';
