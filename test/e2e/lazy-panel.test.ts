@@ -82,10 +82,16 @@ test('opened before the chunk arrives: a loading status, then the panel with foc
   assert.equal(await page.locator(part('input')).count(), 0);
   release();
   await page.locator(part('input')).waitFor();
-  assert.equal(
-    await page.evaluate(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part')),
-    'input',
-  );
+  // The field takes focus once the panel's first frame is painted, which may be a frame after
+  // the field is there: waited for, and named when it does not come.
+  await page
+    .waitForFunction(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part') === 'input', undefined, {
+      timeout: 5_000,
+    })
+    .catch(async () => {
+      const focused = await page.evaluate(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part'));
+      assert.fail(`focus is on ${String(focused)}, not in the message field`);
+    });
   await page.locator(part('input')).fill('after the wait');
   await page.locator(part('input')).press('Enter');
   await page.locator(part('message-bot')).waitFor({ timeout: 15_000 });
