@@ -85,9 +85,13 @@ test('opened before the chunk arrives: a loading status, then the panel with foc
   // The field takes focus once the panel's first frame is painted, which may be a frame after
   // the field is there: waited for, and named when it does not come.
   await page
-    .waitForFunction(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part') === 'input', undefined, {
-      timeout: 5_000,
-    })
+    .waitForFunction(
+      () => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part') === 'input',
+      undefined,
+      {
+        timeout: 5_000,
+      },
+    )
     .catch(async () => {
       const focused = await page.evaluate(() => document.querySelector('chatbot-widget')!.shadowRoot!.activeElement?.getAttribute('part'));
       assert.fail(`focus is on ${String(focused)}, not in the message field`);

@@ -1,9 +1,9 @@
-// Kept whole (about 440 lines): the lifecycle of a connection is read here in one place, in the
+// Kept whole (about 420 lines): the lifecycle of a connection is read here in one place, in the
 // order its steps guard each other (start, whose records are read, who a message is written for,
 // a change of user, tab notes, reset). The jobs around it have files of their own: the records in
-// visitor-records.ts, who the visitor is in identity/, ratings in ratings.ts, the cached
-// conversations in conversation.ts. The next to move out is the choice of the identity shown
-// (#identify, #sendingConnection, #onIdentity), as a controller of its own.
+// visitor-records.ts, who the visitor is in identity/ (and, for the site's login, the check of who
+// is signed in when the tab is shown again: identity/sign-in-check.ts), ratings in ratings.ts, the
+// cached conversations in conversation.ts.
 /**
  * `<chatbot-widget>`'s conversation as one Lit reactive controller, so the element only renders.
  *
@@ -32,6 +32,7 @@ import type { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from './storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
 import { credentialsOf, RequestFailure, Transport, type SendQuota } from './transport.js';
+import { SignInCheck } from '../identity/sign-in-check.js';
 import { Visitor, type VisitorIdentity } from '../identity/visitor.js';
 import type { UnreadReplies } from './unread-replies.js';
 import { VisitorRecords } from './visitor-records.js';
@@ -61,6 +62,7 @@ export class ChatController implements ReactiveController {
   readonly #records: VisitorRecords;
   readonly #cache: HistoryCache;
   readonly #sync = new TabSync((note) => void this.#onNote(note));
+  readonly #signInCheck: SignInCheck;
   #connection: Connection | undefined;
   #abort: AbortController | undefined;
   /** The identity whose records this connection reads and writes; none until it is known (or confirmed, for the site's login). */
@@ -98,6 +100,7 @@ export class ChatController implements ReactiveController {
   constructor(host: ConversationHost, report: ReportFailure) {
     this.#host = host;
 
+    this.#signInCheck = new SignInCheck(host);
     this.#storage = openStorage();
     this.#records = new VisitorRecords(this.#storage, (shared) => {
       if (shared) this.#sync.post({ type: 'unread' });
@@ -168,36 +171,14 @@ export class ChatController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /**
-   * The tab is in view again: with the site's login, someone may have signed in or out meanwhile
-   * (in another tab, on another page of the site), which `/visitor` tells.
-   */
-  readonly #onVisible = () => {
-    const connection = this.#connection;
-    if (document.visibilityState !== 'visible' || !connection) return;
-    // Shown while starting: the start's own `/visitor` answer may predate the change, so the
-    // check waits until the start is done.
-    if (!this.ready) this.#recheckWhenReady = true;
-    else this.#recheck(connection);
-  };
-
-  /** Shown again while the connection was starting: check who is signed in once it has. */
-  #recheckWhenReady = false;
-
-  #recheck(connection: Connection) {
-    connection.visitor.recheck(connection.signal).catch(() => undefined);
-  }
-
   hostConnected() {
     addEventListener('online', this.#onOnline);
     addEventListener('pagehide', this.#onLeave);
-    document.addEventListener('visibilitychange', this.#onVisible);
   }
 
   hostDisconnected() {
     removeEventListener('online', this.#onOnline);
     removeEventListener('pagehide', this.#onLeave);
-    document.removeEventListener('visibilitychange', this.#onVisible);
     const left = this.#pending;
     this.#end();
     // Put back at once (moved in the page) is not leaving: it goes on sending its own messages.
@@ -213,6 +194,7 @@ export class ChatController implements ReactiveController {
     this.#abort?.abort();
     this.#abort = undefined;
     this.#connection = next;
+    this.#signInCheck.use(next);
     this.#shown = undefined;
     this.#records.none();
     this.sender.use(next);
@@ -224,7 +206,6 @@ export class ChatController implements ReactiveController {
   /** Points the conversation at a handler; reads identity, cache and outbox, resumes pending sends. */
   async connect(endpoint: string, open: boolean) {
     this.ready = false;
-    this.#recheckWhenReady = false;
     this.error = undefined;
     this.quota = undefined;
     if (!endpoint) {
@@ -251,10 +232,7 @@ export class ChatController implements ReactiveController {
     if (abort.signal.aborted) return;
     this.ready = true;
     this.#host.requestUpdate();
-    if (this.#recheckWhenReady) {
-      this.#recheckWhenReady = false;
-      this.#recheck(connection);
-    }
+    this.#signInCheck.started(connection);
     void visitor.revokeWaiting();
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
