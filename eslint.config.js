@@ -90,6 +90,21 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },
+  // One convention for classes in src/: what a class keeps to itself is an ES private name
+  // (`#name`), and a constructor assigns its parameters to its fields itself (docs/architecture.md).
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/parameter-properties': ['error', { prefer: 'class-property' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "[accessibility='private']",
+          message: "Keep it to the class with an ES private name (#name) rather than TypeScript's `private` (docs/architecture.md).",
+        },
+      ],
+    },
+  },
   // The widget: Lit templates and custom-element rules.
   {
     files: BROWSER_FILES,

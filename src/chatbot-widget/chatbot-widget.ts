@@ -170,8 +170,8 @@ export class ChatbotWidget extends LitElement implements PanelHost {
    */
   #rises = false;
 
-  /** The panel, once its code has loaded (TypeScript-private: the tests read its conversation). */
-  private get panel(): ChatPanel | undefined {
+  /** @internal The panel, once its code has loaded (the browser tests read its conversation). */
+  get panel(): ChatPanel | undefined {
     return this.#loader.panel;
   }
 

@@ -23,6 +23,12 @@ import { baseRules, themeTokens } from '../ui/theme.styles.js';
  * viewport), nothing of it is drawn outside its own box.
  */
 
+/*
+ * The launcher's corner: `side` is end (the default) or start, which follow the page's direction
+ * (logical insets: end is the left in a right-to-left page), or left or right, which a site picks
+ * when it means that physical side whatever the direction; only those two set physical insets.
+ */
+
 /**
  * The styles of the first load: theme tokens, the launcher and the panel's frame. The panel's
  * contents bring their own (panel/panel.styles.ts) when its code loads; a snapshot of them is
@@ -111,7 +117,6 @@ export const shellStyles = [
   }
   :host([side='left']) [part='launcher'],
   :host([side='left']) .floating[part='panel'] {
-    inset-inline: var(--_offset) auto;
     left: var(--_offset);
     right: auto;
   }

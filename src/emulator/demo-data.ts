@@ -68,15 +68,15 @@ interface Pending {
 
 /** A binary min-heap of pending messages: sessions overlap in time, so their messages are merged. */
 class PendingQueue {
-  private items: Pending[] = [];
+  #items: Pending[] = [];
   get size(): number {
-    return this.items.length;
+    return this.#items.length;
   }
   peek(): Pending | undefined {
-    return this.items[0];
+    return this.#items[0];
   }
   push(item: Pending): void {
-    const items = this.items;
+    const items = this.#items;
     items.push(item);
     let i = items.length - 1;
     while (i > 0) {
@@ -88,7 +88,7 @@ class PendingQueue {
     items[i] = item;
   }
   pop(): Pending | undefined {
-    const items = this.items;
+    const items = this.#items;
     const top = items[0];
     const last = items.pop();
     if (top === undefined || last === undefined || items.length === 0) return top;

@@ -18,12 +18,14 @@ export const EMULATOR_INSTALL_COMMAND = `npm install ${EMULATOR_DEPENDENCIES.joi
 /** Thrown by `createEmulator` (and printed by `chatbot-emulator`) when a dependency is missing. */
 export class EmulatorDependencyError extends Error {
   override name = 'EmulatorDependencyError';
-  constructor(readonly missing: readonly string[]) {
+  readonly missing: readonly string[];
+  constructor(missing: readonly string[]) {
     const names = missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0];
     super(
       `the emulator's ${missing.length > 1 ? 'dependencies' : 'dependency'} ${names} ${missing.length > 1 ? 'are' : 'is'} not installed. ` +
         `Install what the emulator needs with: ${EMULATOR_INSTALL_COMMAND}`,
     );
+    this.missing = missing;
   }
 }
 

@@ -11,12 +11,14 @@ import { envelope } from './envelope.js';
 /** A refusal: thrown anywhere in the pipeline, written as its status and body. */
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
     super(typeof body === 'object' && body !== null && 'error' in body ? String((body as { error: unknown }).error) : `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
   }
 }
 

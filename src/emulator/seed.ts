@@ -13,11 +13,10 @@ import type { EmulatorStore, ImportedMessage } from './store/types.js';
 /** A seed file (or record) that cannot be imported; `line` is 1-based. */
 export class SeedError extends Error {
   override name = 'SeedError';
-  constructor(
-    message: string,
-    readonly line?: number,
-  ) {
+  readonly line?: number;
+  constructor(message: string, line?: number) {
     super(message);
+    this.line = line;
   }
 }
 

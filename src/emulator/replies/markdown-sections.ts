@@ -22,20 +22,20 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 
 /** Follows fenced code blocks line by line: inside one from its opening line to its closing line. */
 class Fences {
-  private open: string | undefined;
+  #open: string | undefined;
 
   /** Reads the next line; answers whether it is a fence line (opening or closing a block). */
   read(line: string): boolean {
     const marker = FENCE.exec(line)?.[1];
     if (marker === undefined) return false;
-    if (this.open === undefined) this.open = marker;
-    else if (marker[0] === this.open[0] && marker.length >= this.open.length) this.open = undefined;
+    if (this.#open === undefined) this.#open = marker;
+    else if (marker[0] === this.#open[0] && marker.length >= this.#open.length) this.#open = undefined;
     return true;
   }
 
   /** Whether the lines read so far leave a block open. */
   get inside(): boolean {
-    return this.open !== undefined;
+    return this.#open !== undefined;
   }
 }
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;

@@ -35,52 +35,54 @@ export function openSqliteStore(path: string): EmulatorStore {
 }
 
 class SqliteStore implements EmulatorStore {
-  private readonly statements: Statements;
+  readonly #statements: Statements;
 
-  constructor(private readonly db: Database.Database) {
-    this.statements = prepareStatements(db);
+  readonly #db: Database.Database;
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#statements = prepareStatements(db);
   }
 
   getSetting(key: string): string | undefined {
-    return this.statements.getSetting.get(key)?.value;
+    return this.#statements.getSetting.get(key)?.value;
   }
 
   setSetting(key: string, value: string): void {
-    this.statements.setSetting.run(key, value);
+    this.#statements.setSetting.run(key, value);
   }
 
   quotaUsed(chatbotId: string, day: string): number {
-    return this.statements.quotaUsed.get(chatbotId, day)?.used ?? 0;
+    return this.#statements.quotaUsed.get(chatbotId, day)?.used ?? 0;
   }
 
   reserveQuota(chatbotId: string, day: string, limit: number): QuotaReservation {
-    return this.db.transaction((): QuotaReservation => {
+    return this.#db.transaction((): QuotaReservation => {
       const used = this.quotaUsed(chatbotId, day);
       if (used >= limit) return { reserved: false, quotaUsed: used };
-      this.statements.quotaAdd.run(chatbotId, day);
+      this.#statements.quotaAdd.run(chatbotId, day);
       return { reserved: true, quotaUsed: used + 1 };
     })();
   }
 
   releaseQuota(chatbotId: string, day: string): void {
-    this.statements.quotaRelease.run(chatbotId, day);
+    this.#statements.quotaRelease.run(chatbotId, day);
   }
 
   latestSession(chatbotId: string, userId: string): { id: string; lastMessageAt: number } | undefined {
-    const row = this.statements.latestSession.get(chatbotId, userId);
+    const row = this.#statements.latestSession.get(chatbotId, userId);
     return row && { id: row.id, lastMessageAt: row.last_message_at };
   }
 
   sessionHistory(chatbotId: string, sessionId: string, limit: number): ReplyHistoryItem[] {
-    return this.statements.history
+    return this.#statements.history
       .all(chatbotId, sessionId, limit)
       .reverse()
       .map((row) => ({ senderType: row.sender_type, text: row.text }));
   }
 
   /** Adds one message to the messages table and to every record and rollup it counts in. */
-  private addMessage(message: ImportedMessage & { userName: string }): void {
-    const st = this.statements;
+  #addMessage(message: ImportedMessage & { userName: string }): void {
+    const st = this.#statements;
     const isUser = message.senderType === 'User' ? 1 : 0;
     const month = monthIndexOf(message.createdAt);
     st.insertMessage.run(
@@ -112,51 +114,51 @@ class SqliteStore implements EmulatorStore {
   }
 
   recordExchange(exchange: Exchange): ExchangeOutcome {
-    return this.db.transaction((): ExchangeOutcome => {
+    return this.#db.transaction((): ExchangeOutcome => {
       const { chatbotId, userId, userName, question, answer } = exchange;
       const latest = this.latestSession(chatbotId, userId);
       const sessionId = latest && question.createdAt - latest.lastMessageAt < exchange.sessionGapMs ? latest.id : exchange.newSessionId;
       const common = { chatbotId, sessionId, userId, userName, url: null };
-      this.addMessage({ ...common, ...question, senderType: 'User', responseTime: null });
-      this.addMessage({ ...common, ...answer, senderType: 'Bot' });
+      this.#addMessage({ ...common, ...question, senderType: 'User', responseTime: null });
+      this.#addMessage({ ...common, ...answer, senderType: 'Bot' });
       return { sessionId };
     })();
   }
 
   getMessage(chatbotId: string, messageId: string): StoredMessage | undefined {
-    const row = this.statements.getMessage.get(chatbotId, messageId);
+    const row = this.#statements.getMessage.get(chatbotId, messageId);
     return row && toMessage(row);
   }
 
   hasMessage(messageId: string): boolean {
-    return this.statements.hasMessage.get(messageId) !== undefined;
+    return this.#statements.hasMessage.get(messageId) !== undefined;
   }
 
   /** Full rows for rowids, in the order given. */
-  private rowsInOrder(seqs: { seq: number }[]): StoredMessage[] {
+  #rowsInOrder(seqs: { seq: number }[]): StoredMessage[] {
     if (seqs.length === 0) return [];
-    const rows = this.statements.messagesByRowids.all(JSON.stringify(seqs.map((r) => r.seq)));
+    const rows = this.#statements.messagesByRowids.all(JSON.stringify(seqs.map((r) => r.seq)));
     const bySeq = new Map(rows.map((row) => [row.seq, row]));
     return seqs.map((r) => toMessage(bySeq.get(r.seq)!));
   }
 
   listMessages(chatbotId: string, filter: { sessionId?: string; userId?: string }, page: PageRequest): Page<StoredMessage> {
-    const st = this.statements;
+    const st = this.#statements;
     const { sessionId, userId } = filter;
     if (sessionId !== undefined && userId !== undefined) {
       const total = st.countBySessionAndUser.get(chatbotId, sessionId, userId)!.n;
       const seqs = total > page.offset ? st.pageBySessionAndUser.all(chatbotId, sessionId, userId, page.limit, page.offset) : [];
-      return { total, items: this.rowsInOrder(seqs) };
+      return { total, items: this.#rowsInOrder(seqs) };
     }
     if (sessionId !== undefined) {
       const total = st.sessionTotal.get(chatbotId, sessionId)?.message_count ?? 0;
       const seqs = total > page.offset ? st.pageBySession.all(chatbotId, sessionId, page.limit, page.offset) : [];
-      return { total, items: this.rowsInOrder(seqs) };
+      return { total, items: this.#rowsInOrder(seqs) };
     }
     if (userId !== undefined) {
       const total = st.userTotal.get(chatbotId, userId)?.message_count ?? 0;
       const seqs = total > page.offset ? st.pageByUser.all(chatbotId, userId, page.limit, page.offset) : [];
-      return { total, items: this.rowsInOrder(seqs) };
+      return { total, items: this.#rowsInOrder(seqs) };
     }
     // Whole listing: the months newer than the one the page starts in are skipped through the
     // rollup, so page 5,000 walks at most one month of the index, not 500,000 entries.
@@ -171,15 +173,15 @@ class SqliteStore implements EmulatorStore {
       before = monthStart(m.month);
     }
     const seqs = st.pageAll.all(chatbotId, before, page.limit, page.offset - skipped);
-    return { total, items: this.rowsInOrder(seqs) };
+    return { total, items: this.#rowsInOrder(seqs) };
   }
 
   /** Count of [from, to) through the index; `sent` picks senders as {@link countMessages} does. */
-  private countEdge(chatbotId: string, from: number, to: number, sent?: boolean): number {
+  #countEdge(chatbotId: string, from: number, to: number, sent?: boolean): number {
     if (to <= from) return 0;
     return sent === undefined
-      ? this.statements.countRange.get(chatbotId, from, to)!.n
-      : this.statements.countRangeBySender.get(chatbotId, sent ? 1 : 0, from, to)!.n;
+      ? this.#statements.countRange.get(chatbotId, from, to)!.n
+      : this.#statements.countRangeBySender.get(chatbotId, sent ? 1 : 0, from, to)!.n;
   }
 
   countMessages(chatbotId: string, from: number, to: number, sent?: boolean): number {
@@ -187,13 +189,13 @@ class SqliteStore implements EmulatorStore {
     // Whole months inside [from, to) come from the rollup; the partial months at the edges from the index.
     const firstWhole = monthStart(monthIndexOf(from)) === from ? monthIndexOf(from) : monthIndexOf(from) + 1;
     const endWhole = monthIndexOf(to); // months before this one end at or before `to`
-    if (firstWhole >= endWhole) return this.countEdge(chatbotId, from, to, sent);
+    if (firstWhole >= endWhole) return this.#countEdge(chatbotId, from, to, sent);
     let total = 0;
-    for (const m of this.statements.months.all(chatbotId, firstWhole, endWhole - 1)) {
+    for (const m of this.#statements.months.all(chatbotId, firstWhole, endWhole - 1)) {
       total += sent === undefined ? m.message_count : sent ? m.user_message_count : m.message_count - m.user_message_count;
     }
-    total += this.countEdge(chatbotId, from, monthStart(firstWhole), sent);
-    total += this.countEdge(chatbotId, monthStart(endWhole), to, sent);
+    total += this.#countEdge(chatbotId, from, monthStart(firstWhole), sent);
+    total += this.#countEdge(chatbotId, monthStart(endWhole), to, sent);
     return total;
   }
 
@@ -201,7 +203,7 @@ class SqliteStore implements EmulatorStore {
     if (to <= from) return [];
     const first = monthIndexOf(from);
     const last = monthIndexOf(to - 1);
-    const st = this.statements;
+    const st = this.#statements;
     const rollup = new Map(st.months.all(chatbotId, first, last).map((m) => [m.month, m]));
     const buckets: MonthlyUsage[] = [];
     for (let month = first; month <= last; month++) {
@@ -213,7 +215,7 @@ class SqliteStore implements EmulatorStore {
       // A partial month whose messages all lie inside the range is as good as whole (the usual
       // "until now" range); only otherwise are its figures computed from the messages themselves.
       const whole =
-        !row || (rangeStart === start && rangeEnd === end) || this.countEdge(chatbotId, rangeStart, rangeEnd) === row.message_count;
+        !row || (rangeStart === start && rangeEnd === end) || this.#countEdge(chatbotId, rangeStart, rangeEnd) === row.message_count;
       if (whole) {
         buckets.push({
           month: monthLabel(month),
@@ -239,8 +241,8 @@ class SqliteStore implements EmulatorStore {
   }
 
   listUsers(chatbotId: string, page: PageRequest): Page<StoredUser> {
-    const total = this.statements.totals.get(chatbotId)?.users ?? 0;
-    const rows = total > page.offset ? this.statements.pageUsers.all(chatbotId, page.limit, page.offset) : [];
+    const total = this.#statements.totals.get(chatbotId)?.users ?? 0;
+    const rows = total > page.offset ? this.#statements.pageUsers.all(chatbotId, page.limit, page.offset) : [];
     return {
       total,
       items: rows.map((r) => ({
@@ -254,7 +256,7 @@ class SqliteStore implements EmulatorStore {
   }
 
   listSessions(chatbotId: string, filter: { userId?: string }, page: PageRequest): Page<StoredSession> {
-    const st = this.statements;
+    const st = this.#statements;
     const total =
       filter.userId === undefined ? (st.totals.get(chatbotId)?.sessions ?? 0) : st.countUserSessions.get(chatbotId, filter.userId)!.n;
     let rows: SessionRow[] = [];
@@ -276,10 +278,10 @@ class SqliteStore implements EmulatorStore {
     };
   }
   importMessages(messages: Iterable<ImportedMessage>, sizeHint = 0): number {
-    return importMessages(this.db, this.statements, messages, sizeHint);
+    return importMessages(this.#db, this.#statements, messages, sizeHint);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.#db.open) this.#db.close();
   }
 }

@@ -12,45 +12,48 @@ import { StoreFullError, type HandlerStore, type RecordRange, type SetRecord } f
 const REPEAT_LOG_MS = 60_000;
 
 export class GuardedStore implements HandlerStore {
-  private failingSince: number | undefined;
-  private lastLog = 0;
+  #failingSince: number | undefined;
+  #lastLog = 0;
 
-  constructor(
-    private readonly store: HandlerStore,
-    private readonly logger: Logger,
-    private readonly now: () => number,
-  ) {}
+  readonly #store: HandlerStore;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  constructor(store: HandlerStore, logger: Logger, now: () => number) {
+    this.#store = store;
+    this.#logger = logger;
+    this.#now = now;
+  }
 
   increment(key: string, expiresAt: number): Promise<number> {
-    return this.guard(() => this.store.increment(key, expiresAt));
+    return this.#guard(() => this.#store.increment(key, expiresAt));
   }
 
   get(key: string): Promise<string | undefined> {
-    return this.guard(() => this.store.get(key));
+    return this.#guard(() => this.#store.get(key));
   }
 
   add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    return this.guard(() => this.store.add(key, value, expiresAt));
+    return this.#guard(() => this.#store.add(key, value, expiresAt));
   }
 
   swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
-    return this.guard(() => this.store.swap(key, expected, value, expiresAt));
+    return this.#guard(() => this.#store.swap(key, expected, value, expiresAt));
   }
 
   putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
-    return this.guard(() => this.store.putRecord(set, record, expiresAt));
+    return this.#guard(() => this.#store.putRecord(set, record, expiresAt));
   }
 
   deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
-    return this.guard(() => this.store.deleteRecord(set, id));
+    return this.#guard(() => this.#store.deleteRecord(set, id));
   }
 
   listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
-    return this.guard(() => this.store.listRecords(set, range));
+    return this.#guard(() => this.#store.listRecords(set, range));
   }
 
   countRecords(set: string, range: RecordRange): Promise<number> {
-    return this.guard(() => this.store.countRecords(set, range));
+    return this.#guard(() => this.#store.countRecords(set, range));
   }
 
   /** Sets `key` to `value` whatever it held (get, then add or swap; a lost race is retried once). */
@@ -63,32 +66,32 @@ export class GuardedStore implements HandlerStore {
   }
 
   /** The operation's result, or the 503 its failure becomes (a failure thrown at once included). */
-  private guard<T>(operation: () => Promise<T>): Promise<T> {
+  #guard<T>(operation: () => Promise<T>): Promise<T> {
     let pending: Promise<T>;
     try {
       pending = operation();
     } catch (error) {
-      return Promise.reject(error).catch(this.failed);
+      return Promise.reject(error).catch(this.#failed);
     }
-    return pending.then(this.answered, this.failed);
+    return pending.then(this.#answered, this.#failed);
   }
 
   /** The store answered: it is not failing (any more). */
-  private readonly answered = <T>(result: T): T => {
-    this.failingSince = undefined;
+  readonly #answered = <T>(result: T): T => {
+    this.#failingSince = undefined;
     return result;
   };
 
-  private readonly failed = (error: unknown): never => {
+  readonly #failed = (error: unknown): never => {
     if (error instanceof StoreFullError) {
-      this.tell(
+      this.#tell(
         `the handler's store is full (${error.message}): new sends are refused with 503 until keys expire. Give it more room (MemoryStore maxKeys, or a shared store).`,
       );
       refuse(503, TEXT.storeFull, { 'Retry-After': '60' });
     }
     // The error's name and code only: a store's message may quote a connection URL with a password.
     const code = (error as { code?: unknown })?.code;
-    this.tell(
+    this.#tell(
       `the handler's store failed (${(error as Error)?.name ?? 'error'}${typeof code === 'string' ? ` ${code}` : ''}): ` +
         'visitor requests are refused with 503 until it answers again. Check the store passed as the store option.',
     );
@@ -96,11 +99,11 @@ export class GuardedStore implements HandlerStore {
   };
 
   /** Logs when the store starts failing, then at most once a minute while it keeps failing. */
-  private tell(message: string): void {
-    const now = this.now();
-    if (this.failingSince !== undefined && now - this.lastLog < REPEAT_LOG_MS) return;
-    this.failingSince ??= now;
-    this.lastLog = now;
-    this.logger.error(message);
+  #tell(message: string): void {
+    const now = this.#now();
+    if (this.#failingSince !== undefined && now - this.#lastLog < REPEAT_LOG_MS) return;
+    this.#failingSince ??= now;
+    this.#lastLog = now;
+    this.#logger.error(message);
   }
 }

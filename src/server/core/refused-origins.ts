@@ -24,29 +24,32 @@ export function loggableOrigin(origin: string): string {
 
 /** One warning per refused origin, for the first {@link MAX_LOGGED_ORIGINS} origins. */
 export class RefusedOriginLog {
-  private readonly seen = new Set<string>();
-  private full = false;
+  readonly #seen = new Set<string>();
+  #full = false;
 
-  constructor(private readonly logger: Logger) {}
+  readonly #logger: Logger;
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
 
   /** Notes that a request with `Origin: origin` was refused as cross-origin. */
   note(origin: string): void {
     const shown = loggableOrigin(origin);
-    if (this.full || this.seen.has(shown)) return;
-    if (this.seen.size >= MAX_LOGGED_ORIGINS) {
-      this.full = true;
-      this.logger.warn(`refused cross-origin requests from more than ${MAX_LOGGED_ORIGINS} origins; further ones are not logged`);
+    if (this.#full || this.#seen.has(shown)) return;
+    if (this.#seen.size >= MAX_LOGGED_ORIGINS) {
+      this.#full = true;
+      this.#logger.warn(`refused cross-origin requests from more than ${MAX_LOGGED_ORIGINS} origins; further ones are not logged`);
       return;
     }
-    this.seen.add(shown);
+    this.#seen.add(shown);
     if (origin === 'null') {
       // Sandboxed iframes and file:// pages send "null": no list entry can allow them.
-      this.logger.warn(
+      this.#logger.warn(
         'refused a cross-origin request from an opaque origin ("null": a sandboxed iframe or a file:// page); serve the page from an http(s) origin and add that to allowedOrigins',
       );
       return;
     }
-    this.logger.warn(
+    this.#logger.warn(
       `refused a cross-origin request from ${shown}: add it to allowedOrigins (CHATBOT_ALLOWED_ORIGINS for npm start) if it should embed the widget`,
     );
   }

@@ -27,8 +27,10 @@ export function failure(status: number, message: string, extra: Record<string, s
 
 /** A thrown answer: code deep in a route can stop the request with a ready response. */
 export class HandlerAnswer extends Error {
-  constructor(readonly response: Response) {
+  readonly response: Response;
+  constructor(response: Response) {
     super(`handler answered ${response.status}`);
+    this.response = response;
     this.name = 'HandlerAnswer';
   }
 }

@@ -100,11 +100,14 @@ export function pathOfTarget(target: string): string {
 
 /** Reads the query parameters a route documents, each at most once, as decoded text. */
 export class QueryReader {
-  constructor(private readonly params: URLSearchParams) {}
+  readonly #params: URLSearchParams;
+  constructor(params: URLSearchParams) {
+    this.#params = params;
+  }
 
   /** A text value (1–200 characters, no control characters), or undefined when absent. */
   text(name: string, maxLength = 200): string | undefined {
-    const value = this.single(name);
+    const value = this.#single(name);
     if (value === undefined) return undefined;
     // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are refused
     if (value.length === 0 || value.length > maxLength || /[\u0000-\u001f\u007f]/.test(value)) {
@@ -115,15 +118,15 @@ export class QueryReader {
 
   /** A whole number within [min, max], or undefined when absent. */
   integer(name: string, min: number, max: number): number | undefined {
-    const value = this.single(name);
+    const value = this.#single(name);
     if (value === undefined) return undefined;
     const number = /^[0-9]{1,9}$/.test(value) ? Number(value) : NaN;
     if (!(number >= min && number <= max)) refuse(400, `The ${name} parameter must be a whole number from ${min} to ${max}.`);
     return number;
   }
 
-  private single(name: string): string | undefined {
-    const values = this.params.getAll(name);
+  #single(name: string): string | undefined {
+    const values = this.#params.getAll(name);
     if (values.length > 1) refuse(400, `Give the ${name} parameter only once.`);
     return values[0];
   }

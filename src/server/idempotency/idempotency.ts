@@ -116,11 +116,11 @@ export type Claim = { outcome: Outcome } | { owned: OwnedKey };
 export class IdempotencyRecordOf {
   readonly recordKey: string;
 
-  constructor(
-    private readonly options: ResolvedOptions,
-    userId: string,
-    readonly key: string,
-  ) {
+  readonly #options: ResolvedOptions;
+  readonly key: string;
+  constructor(options: ResolvedOptions, userId: string, key: string) {
+    this.#options = options;
+    this.key = key;
     this.recordKey = `${options.chatbotId}:idem:${userId}:${key}`;
   }
 
@@ -130,31 +130,31 @@ export class IdempotencyRecordOf {
    */
   async settled(): Promise<Outcome | undefined> {
     for (;;) {
-      const text = await this.options.store.get(this.recordKey);
+      const text = await this.#options.store.get(this.recordKey);
       const record = text === undefined ? undefined : parse(text);
       if (record?.state === 'done') return outcomeOf(record);
-      if (record?.state !== 'pending' || record.leaseUntil <= this.options.now()) return undefined;
-      await nap(this.recordKey, Math.min(POLL_MS, record.leaseUntil - this.options.now()));
+      if (record?.state !== 'pending' || record.leaseUntil <= this.#options.now()) return undefined;
+      await nap(this.recordKey, Math.min(POLL_MS, record.leaseUntil - this.#options.now()));
     }
   }
 
   /** Takes the key for a send of `content`: ours when free, uncertain or its holder's lease ended. */
   async claim(content: string): Promise<Claim> {
-    const { store } = this.options;
+    const { store } = this.#options;
     for (;;) {
-      const now = this.options.now();
+      const now = this.#options.now();
       const owner = crypto.randomUUID();
       const pending = (attempts: Attempt[]): PendingRecord => ({
         state: 'pending',
         owner,
-        leaseUntil: leaseEnd(this.options, now),
+        leaseUntil: leaseEnd(this.#options, now),
         startedAt: now,
         content,
         attempts,
       });
       const fresh = pending([]);
       if (await store.add(this.recordKey, JSON.stringify(fresh), now + OUTCOME_TTL_MS))
-        return { owned: new OwnedKey(this, this.options, fresh, [], content) };
+        return { owned: new OwnedKey(this, this.#options, fresh, [], content) };
       const text = await store.get(this.recordKey);
       if (text === undefined) continue;
       const record = parse(text);
@@ -174,36 +174,46 @@ export class IdempotencyRecordOf {
             : [];
       const taken = pending(attempts.slice(-MAX_ATTEMPTS));
       if (await store.swap(this.recordKey, text, JSON.stringify(taken), now + OUTCOME_TTL_MS))
-        return { owned: new OwnedKey(this, this.options, taken, attempts, content) };
+        return { owned: new OwnedKey(this, this.#options, taken, attempts, content) };
     }
   }
 }
 
 /** A key this request holds: it must end in `finish`, `uncertain` or `release`. */
 export class OwnedKey {
-  private readonly startedAt: number;
+  readonly #startedAt: number;
   /** The record as this request last wrote it: every change swaps from exactly this text. */
-  private value: string;
+  #value: string;
 
+  readonly #record: IdempotencyRecordOf;
+  readonly #options: ResolvedOptions;
+  #pending: PendingRecord;
+  /** Earlier attempts that may have been stored: look for them before sending. */
+  readonly earlierAttempts: readonly Attempt[];
+  readonly content: string;
   constructor(
-    private readonly record: IdempotencyRecordOf,
-    private readonly options: ResolvedOptions,
-    private pending: PendingRecord,
-    /** Earlier attempts that may have been stored: look for them before sending. */
-    readonly earlierAttempts: readonly Attempt[],
-    readonly content: string,
+    record: IdempotencyRecordOf,
+    options: ResolvedOptions,
+    pending: PendingRecord,
+    earlierAttempts: readonly Attempt[],
+    content: string,
   ) {
-    this.startedAt = options.now();
-    this.value = JSON.stringify(pending);
+    this.#record = record;
+    this.#options = options;
+    this.#pending = pending;
+    this.earlierAttempts = earlierAttempts;
+    this.content = content;
+    this.#startedAt = options.now();
+    this.#value = JSON.stringify(pending);
   }
 
   get key(): string {
-    return this.record.key;
+    return this.#record.key;
   }
 
   /** This request's attempt, from when it took the key until now. */
   attempt(): Attempt {
-    return { startedAt: this.startedAt, endedAt: this.options.now(), content: this.content };
+    return { startedAt: this.#startedAt, endedAt: this.#options.now(), content: this.content };
   }
 
   /**
@@ -213,12 +223,12 @@ export class OwnedKey {
    * Rejects with {@link LostKey} when the key is no longer this request's.
    */
   async renew(): Promise<void> {
-    const renewed: PendingRecord = { ...this.pending, leaseUntil: leaseEnd(this.options, this.options.now()) };
+    const renewed: PendingRecord = { ...this.#pending, leaseUntil: leaseEnd(this.#options, this.#options.now()) };
     const value = JSON.stringify(renewed);
-    if (!(await this.options.store.swap(this.record.recordKey, this.value, value, this.options.now() + OUTCOME_TTL_MS)))
+    if (!(await this.#options.store.swap(this.#record.recordKey, this.#value, value, this.#options.now() + OUTCOME_TTL_MS)))
       throw new LostKey();
-    this.pending = renewed;
-    this.value = value;
+    this.#pending = renewed;
+    this.#value = value;
   }
 
   /**
@@ -227,7 +237,7 @@ export class OwnedKey {
    * looks upstream for both attempts before sending.
    */
   async takenOver(): Promise<Outcome> {
-    const outcome = await this.record.settled();
+    const outcome = await this.#record.settled();
     if (outcome) return outcome;
     refuse(503, TEXT.keyTakenOver, { 'Retry-After': '1' });
   }
@@ -235,26 +245,26 @@ export class OwnedKey {
   /** Keeps the outcome for every repeat. */
   finish(outcome: Outcome): Promise<void> {
     // The body is JSON text already: spliced in as it is, it reads back as the same text.
-    return this.replace(`{"state":"done","status":${outcome.status},"body":${outcome.body}}`);
+    return this.#replace(`{"state":"done","status":${outcome.status},"body":${outcome.body}}`);
   }
 
   /** Upstream said nothing definite: this attempt joins those the next request looks for. */
   uncertain(): Promise<void> {
     const attempts = [...this.earlierAttempts, this.attempt()].slice(-MAX_ATTEMPTS);
-    return this.replace(JSON.stringify({ state: 'uncertain', attempts } satisfies IdempotencyRecord));
+    return this.#replace(JSON.stringify({ state: 'uncertain', attempts } satisfies IdempotencyRecord));
   }
 
   /** Nothing was sent this time: the key keeps the state it had (free, or uncertain). */
   release(): Promise<void> {
-    if (this.earlierAttempts.length === 0) return this.replace(undefined);
-    return this.replace(JSON.stringify({ state: 'uncertain', attempts: [...this.earlierAttempts] } satisfies IdempotencyRecord));
+    if (this.earlierAttempts.length === 0) return this.#replace(undefined);
+    return this.#replace(JSON.stringify({ state: 'uncertain', attempts: [...this.earlierAttempts] } satisfies IdempotencyRecord));
   }
 
-  private async replace(next: string | undefined): Promise<void> {
+  async #replace(next: string | undefined): Promise<void> {
     try {
-      await this.options.store.swap(this.record.recordKey, this.value, next, this.options.now() + OUTCOME_TTL_MS);
+      await this.#options.store.swap(this.#record.recordKey, this.#value, next, this.#options.now() + OUTCOME_TTL_MS);
     } finally {
-      wake(this.record.recordKey);
+      wake(this.#record.recordKey);
     }
   }
 }

@@ -22,7 +22,10 @@ const LOOKUP_MAX_PAGES = 10;
 /** Clock difference allowed between this server and upstream when matching times. */
 export const CLOCK_SKEW_MS = 2_000;
 
-/** A question upstream stored and the reply that followed it, when there was one. */
+/**
+ * A question upstream stored and the reply that followed it, when there was one: the send's
+ * answer carries it as its `stored` array, in that order, which the widget reads.
+ */
 export type StoredPair = [question: Message, reply: Message] | [question: Message];
 
 function isMessage(value: unknown): value is Message {

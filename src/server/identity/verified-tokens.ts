@@ -11,21 +11,23 @@ import { isCurrent, signedClaims, type VisitorClaims } from './visitor-token.js'
 const REMEMBERED_TOKENS = 1_000;
 
 export class VerifiedTokens {
-  private readonly checked = new Map<string, VisitorClaims>();
+  readonly #checked = new Map<string, VisitorClaims>();
 
-  constructor(
-    private readonly key: () => Promise<string>,
-    private readonly audience: string,
-  ) {}
+  readonly #key: () => Promise<string>;
+  readonly #audience: string;
+  constructor(key: () => Promise<string>, audience: string) {
+    this.#key = key;
+    this.#audience = audience;
+  }
 
   /** The claims of `token` when it is valid at `nowSeconds`; undefined otherwise. */
   async claims(token: string, nowSeconds: number): Promise<VisitorClaims | undefined> {
-    let claims = this.checked.get(token);
+    let claims = this.#checked.get(token);
     if (!claims) {
-      claims = await signedClaims(await this.key(), token, this.audience);
+      claims = await signedClaims(await this.#key(), token, this.#audience);
       if (!claims) return undefined;
-      if (this.checked.size >= REMEMBERED_TOKENS) this.checked.delete(this.checked.keys().next().value as string);
-      this.checked.set(token, claims);
+      if (this.#checked.size >= REMEMBERED_TOKENS) this.#checked.delete(this.#checked.keys().next().value as string);
+      this.#checked.set(token, claims);
     }
     return isCurrent(claims, nowSeconds) ? claims : undefined;
   }

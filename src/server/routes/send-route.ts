@@ -92,7 +92,8 @@ async function sendOnce(
     if (owned.earlierAttempts.length > 0) {
       const earlier = await findStored(options, identity.userId, owned.key, owned.earlierAttempts, renew);
       if (earlier) {
-        const outcome = { status: 200, body: successBody(earlier[1]?.text ?? '', earlier) };
+        const [, reply] = earlier;
+        const outcome = { status: 200, body: successBody(reply?.text ?? '', earlier) };
         await owned.finish(outcome).catch(unrecorded);
         return outcome;
       }

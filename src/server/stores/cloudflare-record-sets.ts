@@ -41,7 +41,9 @@ function whereOf(set: string, range: RecordRange): [string, unknown[]] {
 }
 
 export class SqlRecordSets {
-  constructor(private readonly sql: SqlStorageLike) {
+  readonly #sql: SqlStorageLike;
+  constructor(sql: SqlStorageLike) {
+    this.#sql = sql;
     sql.exec(
       'CREATE TABLE IF NOT EXISTS chatbot_records (set_name TEXT NOT NULL, id TEXT NOT NULL, score REAL NOT NULL, tag TEXT, ' +
         'value TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (set_name, id))',
@@ -52,8 +54,8 @@ export class SqlRecordSets {
   }
 
   put(set: string, record: SetRecord, expiresAt: number): SetRecord | undefined {
-    const replaced = this.find(set, record.id);
-    this.sql.exec(
+    const replaced = this.#find(set, record.id);
+    this.#sql.exec(
       'INSERT OR REPLACE INTO chatbot_records (set_name, id, score, tag, value, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       set,
       record.id,
@@ -66,30 +68,30 @@ export class SqlRecordSets {
   }
 
   delete(set: string, id: string): SetRecord | undefined {
-    const deleted = this.find(set, id);
-    if (deleted) this.sql.exec('DELETE FROM chatbot_records WHERE set_name = ? AND id = ?', set, id);
+    const deleted = this.#find(set, id);
+    if (deleted) this.#sql.exec('DELETE FROM chatbot_records WHERE set_name = ? AND id = ?', set, id);
     return deleted;
   }
 
   list(set: string, range: RecordRange & { offset: number; limit: number }): SetRecord[] {
     const [where, bindings] = whereOf(set, range);
     const query = `SELECT ${COLUMNS} FROM chatbot_records WHERE ${where} ORDER BY score DESC, id DESC LIMIT ? OFFSET ?`;
-    return (this.sql.exec(query, ...bindings, range.limit, range.offset).toArray() as unknown as RecordRow[]).map(recordOf);
+    return (this.#sql.exec(query, ...bindings, range.limit, range.offset).toArray() as unknown as RecordRow[]).map(recordOf);
   }
 
   count(set: string, range: RecordRange): number {
     const [where, bindings] = whereOf(set, range);
-    return Number(this.sql.exec(`SELECT COUNT(*) AS n FROM chatbot_records WHERE ${where}`, ...bindings).toArray()[0]!.n);
+    return Number(this.#sql.exec(`SELECT COUNT(*) AS n FROM chatbot_records WHERE ${where}`, ...bindings).toArray()[0]!.n);
   }
 
   /** Deletes the records past their expiry; answers the earliest expiry left (null: none). */
   sweep(now: number): number | null {
-    this.sql.exec('DELETE FROM chatbot_records WHERE expires_at <= ?', now);
-    return this.sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_records').toArray()[0]!.next as number | null;
+    this.#sql.exec('DELETE FROM chatbot_records WHERE expires_at <= ?', now);
+    return this.#sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_records').toArray()[0]!.next as number | null;
   }
 
-  private find(set: string, id: string): SetRecord | undefined {
-    const row = this.sql.exec(`SELECT ${COLUMNS} FROM chatbot_records WHERE set_name = ? AND id = ?`, set, id).toArray()[0];
+  #find(set: string, id: string): SetRecord | undefined {
+    const row = this.#sql.exec(`SELECT ${COLUMNS} FROM chatbot_records WHERE set_name = ? AND id = ?`, set, id).toArray()[0];
     return row ? recordOf(row as unknown as RecordRow) : undefined;
   }
 }

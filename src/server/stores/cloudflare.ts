@@ -38,106 +38,106 @@ const SWEEP_DELAY_MS = 1_000;
  * by {@link createDurableObjectStore}.
  */
 export class ChatbotStore extends DurableObject {
-  private readonly sql: SqlStorageLike;
-  private readonly storage: StorageLike;
-  private readonly records: SqlRecordSets;
+  readonly #sql: SqlStorageLike;
+  readonly #storage: StorageLike;
+  readonly #records: SqlRecordSets;
   /** When the sweeping alarm is due (null: none set), kept to avoid a storage read per write. */
-  private alarmAt: number | null = null;
+  #alarmAt: number | null = null;
 
   constructor(ctx: unknown, env: unknown) {
     super(ctx, env);
     const state = ctx as StateLike;
-    this.storage = state.storage;
+    this.#storage = state.storage;
     if (!state.storage.sql) {
       throw new Error(
         'ChatbotStore needs a SQLite-backed Durable Object: list it under `new_sqlite_classes` (not `new_classes`) in a migration of wrangler.toml.',
       );
     }
-    this.sql = state.storage.sql;
-    this.sql.exec('CREATE TABLE IF NOT EXISTS chatbot_store (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
-    this.sql.exec('CREATE INDEX IF NOT EXISTS chatbot_store_expiry ON chatbot_store (expires_at)');
-    this.records = new SqlRecordSets(this.sql);
+    this.#sql = state.storage.sql;
+    this.#sql.exec('CREATE TABLE IF NOT EXISTS chatbot_store (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
+    this.#sql.exec('CREATE INDEX IF NOT EXISTS chatbot_store_expiry ON chatbot_store (expires_at)');
+    this.#records = new SqlRecordSets(this.#sql);
     void state.blockConcurrencyWhile(async () => {
-      this.alarmAt = await this.storage.getAlarm();
+      this.#alarmAt = await this.#storage.getAlarm();
     });
   }
 
   async increment(key: string, expiresAt: number): Promise<number> {
-    const row = this.live(key);
+    const row = this.#live(key);
     const count = row ? Number(row.value) + 1 : 1;
     // A live counter keeps the expiry it was created with, like every other store.
-    await this.write(key, String(count), row ? row.expires_at : expiresAt);
+    await this.#write(key, String(count), row ? row.expires_at : expiresAt);
     return count;
   }
 
   async get(key: string): Promise<string | undefined> {
-    return this.live(key)?.value;
+    return this.#live(key)?.value;
   }
 
   async add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    if (this.live(key)) return false;
-    await this.write(key, value, expiresAt);
+    if (this.#live(key)) return false;
+    await this.#write(key, value, expiresAt);
     return true;
   }
 
   async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
-    const row = this.live(key);
+    const row = this.#live(key);
     if (!row || row.value !== expected) return false;
-    if (value === undefined) this.sql.exec('DELETE FROM chatbot_store WHERE key = ?', key);
-    else await this.write(key, value, expiresAt);
+    if (value === undefined) this.#sql.exec('DELETE FROM chatbot_store WHERE key = ?', key);
+    else await this.#write(key, value, expiresAt);
     return true;
   }
 
   async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
-    const replaced = this.records.put(set, record, expiresAt);
-    await this.scheduleSweep(expiresAt);
+    const replaced = this.#records.put(set, record, expiresAt);
+    await this.#scheduleSweep(expiresAt);
     return replaced;
   }
 
   async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
-    return this.records.delete(set, id);
+    return this.#records.delete(set, id);
   }
 
   async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
-    return this.records.list(set, range);
+    return this.#records.list(set, range);
   }
 
   async countRecords(set: string, range: RecordRange): Promise<number> {
-    return this.records.count(set, range);
+    return this.#records.count(set, range);
   }
 
   /** Rows held, expired ones the alarm has not deleted yet included. */
   async keyCount(): Promise<number> {
-    return Number(this.sql.exec('SELECT COUNT(*) AS n FROM chatbot_store').toArray()[0]!.n);
+    return Number(this.#sql.exec('SELECT COUNT(*) AS n FROM chatbot_store').toArray()[0]!.n);
   }
 
   /** Deletes expired rows and records, then sets the next alarm for the earliest expiry left. */
   async alarm(): Promise<void> {
     const now = Date.now();
-    this.sql.exec('DELETE FROM chatbot_store WHERE expires_at <= ?', now);
-    const nextKey = this.sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_store').toArray()[0]!.next as number | null;
-    const nextRecord = this.records.sweep(now);
+    this.#sql.exec('DELETE FROM chatbot_store WHERE expires_at <= ?', now);
+    const nextKey = this.#sql.exec('SELECT MIN(expires_at) AS next FROM chatbot_store').toArray()[0]!.next as number | null;
+    const nextRecord = this.#records.sweep(now);
     const next = nextKey === null ? nextRecord : nextRecord === null ? nextKey : Math.min(nextKey, nextRecord);
-    this.alarmAt = null;
-    if (next !== null) await this.scheduleSweep(next);
+    this.#alarmAt = null;
+    if (next !== null) await this.#scheduleSweep(next);
   }
 
-  private live(key: string): Row | undefined {
-    const row = this.sql.exec('SELECT value, expires_at FROM chatbot_store WHERE key = ?', key).toArray()[0] as Row | undefined;
+  #live(key: string): Row | undefined {
+    const row = this.#sql.exec('SELECT value, expires_at FROM chatbot_store WHERE key = ?', key).toArray()[0] as Row | undefined;
     return row && row.expires_at > Date.now() ? row : undefined;
   }
 
   /** Writes synchronously (so atomically with the read before it); the alarm follows. */
-  private async write(key: string, value: string, expiresAt: number): Promise<void> {
-    this.sql.exec('INSERT OR REPLACE INTO chatbot_store (key, value, expires_at) VALUES (?, ?, ?)', key, value, expiresAt);
-    await this.scheduleSweep(expiresAt);
+  async #write(key: string, value: string, expiresAt: number): Promise<void> {
+    this.#sql.exec('INSERT OR REPLACE INTO chatbot_store (key, value, expires_at) VALUES (?, ?, ?)', key, value, expiresAt);
+    await this.#scheduleSweep(expiresAt);
   }
 
-  private async scheduleSweep(expiresAt: number): Promise<void> {
+  async #scheduleSweep(expiresAt: number): Promise<void> {
     const due = Math.max(expiresAt, Date.now() + SWEEP_DELAY_MS);
-    if (this.alarmAt !== null && this.alarmAt <= due) return;
-    this.alarmAt = due;
-    await this.storage.setAlarm(due);
+    if (this.#alarmAt !== null && this.#alarmAt <= due) return;
+    this.#alarmAt = due;
+    await this.#storage.setAlarm(due);
   }
 }
 

@@ -44,27 +44,36 @@ function recordOf(held: SetRecord): SetRecord {
 }
 
 export class DenoKvRecordSets {
+  readonly #kv: DenoKvLike;
+  readonly #prefix: DenoKvKey;
+  /** Commits; false when it lost to a concurrent write. */
+  readonly #committed: (atomic: DenoKvAtomicLike) => Promise<boolean>;
+  /** Runs `attempt` until it answers (a lost commit answers undefined), or gives up saying `operation`. */
+  readonly #retried: <T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>) => Promise<T>;
   constructor(
-    private readonly kv: DenoKvLike,
-    private readonly prefix: DenoKvKey,
-    /** Commits; false when it lost to a concurrent write. */
-    private readonly committed: (atomic: DenoKvAtomicLike) => Promise<boolean>,
-    /** Runs `attempt` until it answers (a lost commit answers undefined), or gives up saying `operation`. */
-    private readonly retried: <T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>) => Promise<T>,
-  ) {}
+    kv: DenoKvLike,
+    prefix: DenoKvKey,
+    committed: (atomic: DenoKvAtomicLike) => Promise<boolean>,
+    retried: <T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>) => Promise<T>,
+  ) {
+    this.#kv = kv;
+    this.#prefix = prefix;
+    this.#committed = committed;
+    this.#retried = retried;
+  }
 
   put(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
-    return this.change('put a record', set, record.id, { ...recordOf(record), expiresAt });
+    return this.#change('put a record', set, record.id, { ...recordOf(record), expiresAt });
   }
 
   delete(set: string, id: string): Promise<SetRecord | undefined> {
-    return this.change('delete a record', set, id, undefined);
+    return this.#change('delete a record', set, id, undefined);
   }
 
   async list(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
     const records: SetRecord[] = [];
     let skipped = 0;
-    for await (const entry of this.kv.list(this.selectorOf(set, range), { reverse: true, limit: range.offset + range.limit })) {
+    for await (const entry of this.#kv.list(this.#selectorOf(set, range), { reverse: true, limit: range.offset + range.limit })) {
       if (skipped++ < range.offset) continue;
       records.push(recordOf(entry.value as HeldRecord));
     }
@@ -73,7 +82,7 @@ export class DenoKvRecordSets {
 
   async count(set: string, range: RecordRange): Promise<number> {
     let count = 0;
-    for await (const _ of this.kv.list(this.selectorOf(set, range))) count++;
+    for await (const _ of this.#kv.list(this.#selectorOf(set, range))) count++;
     return count;
   }
 
@@ -81,35 +90,35 @@ export class DenoKvRecordSets {
    * Reads record `id` and, if it is unchanged since, replaces it by `next` (undefined deletes it)
    * in one commit: the old record's keys deleted, unless `next` sets them again, and `next`'s set.
    */
-  private change(operation: string, set: string, id: string, next: HeldRecord | undefined): Promise<SetRecord | undefined> {
-    const idKey = [...this.prefix, set, 'record', id];
-    const nextKeys = next ? this.keysOf(set, next) : [];
+  #change(operation: string, set: string, id: string, next: HeldRecord | undefined): Promise<SetRecord | undefined> {
+    const idKey = [...this.#prefix, set, 'record', id];
+    const nextKeys = next ? this.#keysOf(set, next) : [];
     const setAgain = new Set(nextKeys.map((key) => JSON.stringify(key)));
-    return this.retried(operation, async () => {
-      const read = await this.kv.get(idKey);
+    return this.#retried(operation, async () => {
+      const read = await this.#kv.get(idKey);
       const old = read.value as HeldRecord | null;
-      const atomic = this.kv.atomic().check({ key: idKey, versionstamp: read.versionstamp });
-      for (const key of old ? this.keysOf(set, old) : []) if (!setAgain.has(JSON.stringify(key))) atomic.delete(key);
+      const atomic = this.#kv.atomic().check({ key: idKey, versionstamp: read.versionstamp });
+      for (const key of old ? this.#keysOf(set, old) : []) if (!setAgain.has(JSON.stringify(key))) atomic.delete(key);
       // KV drops the keys some time after expireIn; until then they may still be listed.
       const options = next && { expireIn: Math.max(1, Math.ceil(next.expiresAt - Date.now())) };
       for (const key of nextKeys) atomic.set(key, next, options);
-      return (await this.committed(atomic)) ? { done: true, result: old ? recordOf(old) : undefined } : undefined;
+      return (await this.#committed(atomic)) ? { done: true, result: old ? recordOf(old) : undefined } : undefined;
     });
   }
 
   /** Every key a record is kept under. */
-  private keysOf(set: string, record: SetRecord): DenoKvKey[] {
+  #keysOf(set: string, record: SetRecord): DenoKvKey[] {
     const keys: DenoKvKey[] = [
-      [...this.prefix, set, 'record', record.id],
-      [...this.prefix, set, 'all', record.score, record.id],
+      [...this.#prefix, set, 'record', record.id],
+      [...this.#prefix, set, 'all', record.score, record.id],
     ];
-    if (record.tag !== undefined) keys.push([...this.prefix, set, 'tag', record.tag, record.score, record.id]);
+    if (record.tag !== undefined) keys.push([...this.#prefix, set, 'tag', record.tag, record.score, record.id]);
     return keys;
   }
 
   /** The keys of a range's listing: scores in [min, max), each score followed by its ids. */
-  private selectorOf(set: string, range: RecordRange): DenoKvSelector {
-    const listing = range.tag === undefined ? [...this.prefix, set, 'all'] : [...this.prefix, set, 'tag', range.tag];
+  #selectorOf(set: string, range: RecordRange): DenoKvSelector {
+    const listing = range.tag === undefined ? [...this.#prefix, set, 'all'] : [...this.#prefix, set, 'tag', range.tag];
     const start = range.min === undefined ? undefined : [...listing, range.min];
     const end = range.max === undefined ? undefined : [...listing, range.max];
     if (start && end) return { start, end };

@@ -60,18 +60,20 @@ async function committed(atomic: DenoKvAtomicLike): Promise<boolean> {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class DenoKvStore implements HandlerStore {
-  private readonly records: DenoKvRecordSets;
+  readonly #records: DenoKvRecordSets;
 
-  constructor(
-    private readonly kv: DenoKvLike,
-    private readonly prefix: DenoKvKey,
-    private readonly maxAttempts: number,
-  ) {
-    this.records = new DenoKvRecordSets(kv, prefix, committed, (operation, attempt) => this.retried(operation, attempt));
+  readonly #kv: DenoKvLike;
+  readonly #prefix: DenoKvKey;
+  readonly #maxAttempts: number;
+  constructor(kv: DenoKvLike, prefix: DenoKvKey, maxAttempts: number) {
+    this.#kv = kv;
+    this.#prefix = prefix;
+    this.#maxAttempts = maxAttempts;
+    this.#records = new DenoKvRecordSets(kv, prefix, committed, (operation, attempt) => this.#retried(operation, attempt));
   }
 
   increment(key: string, expiresAt: number): Promise<number> {
-    return this.update('increment', key, (entry) => {
+    return this.#update('increment', key, (entry) => {
       // A live counter keeps the expiry it was created with, like every other store.
       const count = entry ? Number(entry.value) + 1 : 1;
       return { write: { value: String(count), expiresAt: entry?.expiresAt ?? expiresAt }, result: count };
@@ -79,44 +81,44 @@ class DenoKvStore implements HandlerStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    return live((await this.kv.get([...this.prefix, key])).value)?.value;
+    return live((await this.#kv.get([...this.#prefix, key])).value)?.value;
   }
 
   add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    return this.update('add', key, (entry) => (entry ? { result: false } : { write: { value, expiresAt }, result: true }));
+    return this.#update('add', key, (entry) => (entry ? { result: false } : { write: { value, expiresAt }, result: true }));
   }
 
   swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
-    return this.update('swap', key, (entry) => {
+    return this.#update('swap', key, (entry) => {
       if (!entry || entry.value !== expected) return { result: false };
       return { write: value === undefined ? null : { value, expiresAt }, result: true };
     });
   }
 
   putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
-    return this.records.put(set, record, expiresAt);
+    return this.#records.put(set, record, expiresAt);
   }
 
   deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
-    return this.records.delete(set, id);
+    return this.#records.delete(set, id);
   }
 
   listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
-    return this.records.list(set, range);
+    return this.#records.list(set, range);
   }
 
   countRecords(set: string, range: RecordRange): Promise<number> {
-    return this.records.count(set, range);
+    return this.#records.count(set, range);
   }
 
   /** Read, decide, commit only if the key is unchanged since the read; on a conflict, again. */
-  private update<T>(operation: string, key: string, decide: (entry: Entry | undefined) => Decision<T>): Promise<T> {
-    const kvKey = [...this.prefix, key];
-    return this.retried(operation, async () => {
-      const read = await this.kv.get(kvKey);
+  #update<T>(operation: string, key: string, decide: (entry: Entry | undefined) => Decision<T>): Promise<T> {
+    const kvKey = [...this.#prefix, key];
+    return this.#retried(operation, async () => {
+      const read = await this.#kv.get(kvKey);
       const decision = decide(live(read.value));
       if (decision.write === undefined) return { done: true, result: decision.result };
-      const atomic = this.kv.atomic().check({ key: kvKey, versionstamp: read.versionstamp });
+      const atomic = this.#kv.atomic().check({ key: kvKey, versionstamp: read.versionstamp });
       if (decision.write === null) atomic.delete(kvKey);
       // KV drops the key some time after expireIn; until then `live` treats it as absent.
       else atomic.set(kvKey, decision.write, { expireIn: Math.max(1, Math.ceil(decision.write.expiresAt - Date.now())) });
@@ -125,14 +127,14 @@ class DenoKvStore implements HandlerStore {
   }
 
   /** Runs a check-and-set `attempt` until it commits (a lost one answers undefined), at most maxAttempts times. */
-  private async retried<T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>): Promise<T> {
-    for (let round = 1; round <= this.maxAttempts; round++) {
+  async #retried<T>(operation: string, attempt: () => Promise<{ done: true; result: T } | undefined>): Promise<T> {
+    for (let round = 1; round <= this.#maxAttempts; round++) {
       const outcome = await attempt();
       if (outcome) return outcome.result;
       // Lost to a concurrent writer: retry at once a few times, then spread the retries out.
       if (round > 3) await pause(Math.random() * Math.min(2 ** round, 50));
     }
-    throw new Error(`the Deno KV store gave up on ${operation} after ${this.maxAttempts} attempts that each lost to a concurrent write`);
+    throw new Error(`the Deno KV store gave up on ${operation} after ${this.#maxAttempts} attempts that each lost to a concurrent write`);
   }
 }
 

@@ -57,18 +57,18 @@ function span(list: readonly SetRecord[], range: RecordRange): [number, number] 
 }
 
 export class MemoryRecordSets {
-  private readonly sets = new Map<string, MemorySet>();
+  readonly #sets = new Map<string, MemorySet>();
   /** Records held, in every set. */
   size = 0;
 
   /** Whether putting `id` in `set` adds a record (rather than replacing one). */
   isNew(set: string, id: string): boolean {
-    return !this.sets.get(set)?.byId.has(id);
+    return !this.#sets.get(set)?.byId.has(id);
   }
 
   put(set: string, record: SetRecord, expiresAt: number): SetRecord | undefined {
-    let held = this.sets.get(set);
-    if (!held) this.sets.set(set, (held = { byId: new Map(), all: [], byTag: new Map() }));
+    let held = this.#sets.get(set);
+    if (!held) this.#sets.set(set, (held = { byId: new Map(), all: [], byTag: new Map() }));
     const replaced = this.delete(set, record.id);
     const copy = { ...record };
     held.byId.set(copy.id, { record: copy, expiresAt });
@@ -83,7 +83,7 @@ export class MemoryRecordSets {
   }
 
   delete(set: string, id: string): SetRecord | undefined {
-    const held = this.sets.get(set);
+    const held = this.#sets.get(set);
     const old = held?.byId.get(id);
     if (!held || !old) return undefined;
     held.byId.delete(id);
@@ -94,7 +94,7 @@ export class MemoryRecordSets {
   }
 
   list(set: string, range: RecordRange & { offset: number; limit: number }): SetRecord[] {
-    const list = this.listOf(set, range.tag);
+    const list = this.#listOf(set, range.tag);
     const [start, end] = span(list, range);
     // Newest first: from the end of the span backwards.
     const page = list.slice(Math.max(start, end - range.offset - range.limit), Math.max(start, end - range.offset));
@@ -102,20 +102,20 @@ export class MemoryRecordSets {
   }
 
   count(set: string, range: RecordRange): number {
-    const [start, end] = span(this.listOf(set, range.tag), range);
+    const [start, end] = span(this.#listOf(set, range.tag), range);
     return end - start;
   }
 
   /** Deletes the records past their expiry. */
   sweep(now: number): void {
-    for (const [name, held] of this.sets) {
+    for (const [name, held] of this.#sets) {
       for (const [id, { expiresAt }] of held.byId) if (expiresAt <= now) this.delete(name, id);
-      if (held.byId.size === 0) this.sets.delete(name);
+      if (held.byId.size === 0) this.#sets.delete(name);
     }
   }
 
-  private listOf(set: string, tag: string | undefined): readonly SetRecord[] {
-    const held = this.sets.get(set);
+  #listOf(set: string, tag: string | undefined): readonly SetRecord[] {
+    const held = this.#sets.get(set);
     if (!held) return [];
     return tag === undefined ? held.all : (held.byTag.get(tag) ?? []);
   }

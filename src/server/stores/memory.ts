@@ -26,96 +26,96 @@ export interface MemoryStoreOptions {
 
 /** {@link HandlerStore} in memory, with expiry and a bound on the number of keys. */
 export class MemoryStore implements HandlerStore {
-  private readonly entries = new Map<string, Entry>();
-  private readonly records = new MemoryRecordSets();
-  private readonly maxKeys: number;
-  private readonly now: () => number;
-  private nextSweep = 0;
+  readonly #entries = new Map<string, Entry>();
+  readonly #records = new MemoryRecordSets();
+  readonly #maxKeys: number;
+  readonly #now: () => number;
+  #nextSweep = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.maxKeys = options.maxKeys ?? 200_000;
-    this.now = options.now ?? Date.now;
-    if (!Number.isInteger(this.maxKeys) || this.maxKeys < 1)
+    this.#maxKeys = options.maxKeys ?? 200_000;
+    this.#now = options.now ?? Date.now;
+    if (!Number.isInteger(this.#maxKeys) || this.#maxKeys < 1)
       throw new TypeError('MemoryStore: maxKeys must be a whole number of at least 1.');
   }
 
   async increment(key: string, expiresAt: number): Promise<number> {
-    const entry = this.live(key);
+    const entry = this.#live(key);
     if (entry) {
       const count = Number(entry.value) + 1;
       entry.value = String(count);
       return count;
     }
-    this.insert(key, '1', expiresAt);
+    this.#insert(key, '1', expiresAt);
     return 1;
   }
 
   async get(key: string): Promise<string | undefined> {
-    return this.live(key)?.value;
+    return this.#live(key)?.value;
   }
 
   async add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    if (this.live(key)) return false;
-    this.insert(key, value, expiresAt);
+    if (this.#live(key)) return false;
+    this.#insert(key, value, expiresAt);
     return true;
   }
 
   async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
-    const entry = this.live(key);
+    const entry = this.#live(key);
     if (!entry || entry.value !== expected) return false;
-    if (value === undefined) this.entries.delete(key);
-    else this.entries.set(key, { value, expiresAt });
+    if (value === undefined) this.#entries.delete(key);
+    else this.#entries.set(key, { value, expiresAt });
     return true;
   }
 
   async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
-    if (this.records.isNew(set, record.id)) this.makeRoom();
-    return this.records.put(set, record, expiresAt);
+    if (this.#records.isNew(set, record.id)) this.#makeRoom();
+    return this.#records.put(set, record, expiresAt);
   }
 
   async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
-    return this.records.delete(set, id);
+    return this.#records.delete(set, id);
   }
 
   async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
-    return this.records.list(set, range);
+    return this.#records.list(set, range);
   }
 
   async countRecords(set: string, range: RecordRange): Promise<number> {
-    return this.records.count(set, range);
+    return this.#records.count(set, range);
   }
 
   /** Number of keys and records held, expired ones not yet swept included (for tests and diagnostics). */
   get size(): number {
-    return this.entries.size + this.records.size;
+    return this.#entries.size + this.#records.size;
   }
 
-  private live(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt > this.now()) return entry;
-    this.entries.delete(key);
+    if (entry.expiresAt > this.#now()) return entry;
+    this.#entries.delete(key);
     return undefined;
   }
 
-  private insert(key: string, value: string, expiresAt: number): void {
-    this.makeRoom();
-    this.entries.set(key, { value, expiresAt });
+  #insert(key: string, value: string, expiresAt: number): void {
+    this.#makeRoom();
+    this.#entries.set(key, { value, expiresAt });
   }
 
   /** Before a new key or record: refuses when the store is full even after dropping what expired. */
-  private makeRoom(): void {
-    if (this.size >= this.maxKeys) this.sweep(true);
-    if (this.size >= this.maxKeys) throw new StoreFullError(`the handler's memory store holds ${this.maxKeys} live keys, its maxKeys`);
-    this.sweep(false);
+  #makeRoom(): void {
+    if (this.size >= this.#maxKeys) this.#sweep(true);
+    if (this.size >= this.#maxKeys) throw new StoreFullError(`the handler's memory store holds ${this.#maxKeys} live keys, its maxKeys`);
+    this.#sweep(false);
   }
 
   /** Drops expired keys: at most once a minute, or at once when the store is full. */
-  private sweep(force: boolean): void {
-    const now = this.now();
-    if (!force && now < this.nextSweep) return;
-    this.nextSweep = now + 60_000;
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-    this.records.sweep(now);
+  #sweep(force: boolean): void {
+    const now = this.#now();
+    if (!force && now < this.#nextSweep) return;
+    this.#nextSweep = now + 60_000;
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+    this.#records.sweep(now);
   }
 }

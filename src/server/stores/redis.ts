@@ -81,77 +81,80 @@ async function sha1(text: string): Promise<string> {
 }
 
 class RedisStore implements HandlerStore {
-  private readonly hashes = new Map<string, Promise<string>>();
+  readonly #hashes = new Map<string, Promise<string>>();
 
-  constructor(
-    private readonly send: Send,
-    private readonly prefix: string,
-    private readonly timeoutMs: number,
-  ) {}
+  readonly #send: Send;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  constructor(send: Send, prefix: string, timeoutMs: number) {
+    this.#send = send;
+    this.#prefix = prefix;
+    this.#timeoutMs = timeoutMs;
+  }
 
   async increment(key: string, expiresAt: number): Promise<number> {
-    return Number(await this.run('increment', INCREMENT, key, [unixMs(expiresAt)]));
+    return Number(await this.#run('increment', INCREMENT, key, [unixMs(expiresAt)]));
   }
 
   async get(key: string): Promise<string | undefined> {
-    const value = await this.bounded('get', this.send(['GET', this.prefix + key]));
+    const value = await this.#bounded('get', this.#send(['GET', this.#prefix + key]));
     if (value === null || value === undefined) return undefined;
     // Clients configured to return buffers hand back bytes; the stored values are UTF-8 text.
     return value instanceof Uint8Array ? new TextDecoder().decode(value) : String(value as string);
   }
 
   async add(key: string, value: string, expiresAt: number): Promise<boolean> {
-    return Number(await this.run('add', ADD, key, [value, unixMs(expiresAt)])) === 1;
+    return Number(await this.#run('add', ADD, key, [value, unixMs(expiresAt)])) === 1;
   }
 
   async swap(key: string, expected: string, value: string | undefined, expiresAt: number): Promise<boolean> {
     const args = [expected, value === undefined ? '0' : '1', value ?? '', unixMs(expiresAt)];
-    return Number(await this.run('swap', SWAP, key, args)) === 1;
+    return Number(await this.#run('swap', SWAP, key, args)) === 1;
   }
 
   async putRecord(set: string, record: SetRecord, expiresAt: number): Promise<SetRecord | undefined> {
     const args = [record.id, String(record.score), record.tag ?? '', recordText(record, expiresAt), unixMs(expiresAt), String(Date.now())];
-    return recordOf(await this.run('put a record', PUT_RECORD, set, args));
+    return recordOf(await this.#run('put a record', PUT_RECORD, set, args));
   }
 
   async deleteRecord(set: string, id: string): Promise<SetRecord | undefined> {
-    return recordOf(await this.run('delete a record', DELETE_RECORD, set, [id, String(Date.now())]));
+    return recordOf(await this.#run('delete a record', DELETE_RECORD, set, [id, String(Date.now())]));
   }
 
   async listRecords(set: string, range: RecordRange & { offset: number; limit: number }): Promise<SetRecord[]> {
     const { min, max } = boundsOf(range);
     const args = [listingOf(range), max, min, String(range.offset), String(range.limit)];
-    const texts = (await this.run('list records', LIST_RECORDS, set, args)) as unknown[];
+    const texts = (await this.#run('list records', LIST_RECORDS, set, args)) as unknown[];
     return texts.map(recordOf).filter((record) => record !== undefined);
   }
 
   async countRecords(set: string, range: RecordRange): Promise<number> {
     const { min, max } = boundsOf(range);
-    return Number(await this.bounded('count records', this.send(['ZCOUNT', this.prefix + set + listingOf(range), min, max])));
+    return Number(await this.#bounded('count records', this.#send(['ZCOUNT', this.#prefix + set + listingOf(range), min, max])));
   }
 
   /** Runs a script by its hash; the first time on a Redis that has not seen it, sends it whole. */
-  private async run(operation: string, script: string, key: string, args: string[]): Promise<unknown> {
-    let hash = this.hashes.get(script);
-    if (!hash) this.hashes.set(script, (hash = sha1(script)));
+  async #run(operation: string, script: string, key: string, args: string[]): Promise<unknown> {
+    let hash = this.#hashes.get(script);
+    if (!hash) this.#hashes.set(script, (hash = sha1(script)));
     const call = async () => {
-      const keyAndArgs = ['1', this.prefix + key, ...args];
+      const keyAndArgs = ['1', this.#prefix + key, ...args];
       try {
-        return await this.send(['EVALSHA', await hash!, ...keyAndArgs]);
+        return await this.#send(['EVALSHA', await hash!, ...keyAndArgs]);
       } catch (error) {
         if (!String((error as Error | undefined)?.message).startsWith('NOSCRIPT')) throw error;
-        return this.send(['EVAL', script, ...keyAndArgs]);
+        return this.#send(['EVAL', script, ...keyAndArgs]);
       }
     };
-    return this.bounded(operation, call());
+    return this.#bounded(operation, call());
   }
 
   /** Rejects when Redis fails or takes longer than the timeout, with the reason for the log. */
-  private async bounded<T>(operation: string, pending: Promise<T>): Promise<T> {
-    const timedOut = new Error(`the Redis store did not answer ${operation} within ${this.timeoutMs} ms (is Redis up and reachable?)`);
+  async #bounded<T>(operation: string, pending: Promise<T>): Promise<T> {
+    const timedOut = new Error(`the Redis store did not answer ${operation} within ${this.#timeoutMs} ms (is Redis up and reachable?)`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(timedOut), this.timeoutMs);
+      timer = setTimeout(() => reject(timedOut), this.#timeoutMs);
     });
     try {
       return await Promise.race([pending, timeout]);

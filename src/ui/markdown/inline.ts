@@ -1,7 +1,11 @@
 /**
- * The inline half of the reply lexer: emphasis, code spans, links, images, autolinks, bare URLs
- * and e-mail addresses, hard breaks, escapes and HTML tags (kept whole as their source text, so
- * that no URL inside one becomes a link; comments and the like are plain text).
+ * The inline half of the reply lexer, kept whole (about 400 lines): the argument below that its
+ * work is linear holds only when the scan and each look-ahead it bounds are read together.
+ * Emphasis, matched in a pass of its own, is in ./emphasis.ts.
+ *
+ * It lexes emphasis, code spans, links, images, autolinks, bare URLs and e-mail addresses, hard
+ * breaks, escapes and HTML tags (taken as their source text, so that no URL inside one becomes a
+ * link; comments and the like are plain text).
  *
  * Its work is linear in the length of the text, whatever the text holds. It reads the text in one
  * left-to-right scan, then matches emphasis (./emphasis.ts), and no position is read more than a

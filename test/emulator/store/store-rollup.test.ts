@@ -2,8 +2,8 @@
 // with a naive computation over the same messages, on random data and random ranges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSqliteStore } from '../../src/emulator/store/sqlite.js';
-import type { ImportedMessage, StoredMessage } from '../../src/emulator/store/types.js';
+import { openSqliteStore } from '../../../src/emulator/store/sqlite.js';
+import type { ImportedMessage, StoredMessage } from '../../../src/emulator/store/types.js';
 
 /** A small deterministic PRNG (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {
