@@ -138,7 +138,7 @@ const journeys: Journey[] = [
     label: 'optional: a rating (sender, comment box)',
     size: sizeOf(
       new Set([
-        ...added(chunkOf('chatbot-widget/controllers/outbox-ratings.ts'), firstOpen),
+        ...added(chunkOf('chatbot-widget/conversation/outbox-ratings.ts'), firstOpen),
         ...added(chunkOf('chatbot-widget/panel/feedback-comment.ts'), firstOpen),
       ]),
     ),

@@ -1,8 +1,9 @@
 /**
  * What the widget keeps in localStorage for an endpoint, read synchronously so that a reload can
  * draw from it at once: the name of the stored visitor (their user id; the identity itself, with
- * its token, stays in IndexedDB), and the first-paint record (controllers/first-paint-record.ts),
- * which also carries the panel's snapshot (panel-snapshot.ts).
+ * its token, stays in IndexedDB), and the first-paint record
+ * (chatbot-widget/conversation/first-paint-record.ts), which also carries the panel's snapshot
+ * (panel-snapshot.ts).
  */
 
 /** The endpoint's stored visitor. */

@@ -2,9 +2,9 @@
 // IndexedDB record that every save changes. Saves run side by side (the search's prefetch of
 // listed sessions, the conversation shown, another tab): each change is made in one transaction,
 // so none is lost to another written meanwhile. Exercised on the real cache in IndexedDB.
-import { HistoryCache } from '../../src/chatbot-widget/controllers/history-cache.js';
-import type { CachedConversation } from '../../src/chatbot-widget/controllers/cached-conversation.js';
-import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
+import { HistoryCache } from '../../src/chatbot-widget/conversation/history-cache.js';
+import type { CachedConversation } from '../../src/chatbot-widget/conversation/cached-conversation.js';
+import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
 import { equal, fakeMessage, freshNamespace, idbGet, idbStore } from '../helpers/browser/helpers.js';
 
 function conversation(sessionId: string, userId: string) {

@@ -3,10 +3,10 @@
 // a Retry clicked (or a send written) meanwhile must survive that read. The orderings are made
 // here step by step, on the real outbox in IndexedDB; the sender has no connection, so nothing is
 // sent, and the element it would draw on is left out (only its storage calls are exercised).
-import { Outbox, newIdempotencyKey, type OutboxEntry } from '../../src/chatbot-widget/controllers/outbox.js';
-import { OutboxSender } from '../../src/chatbot-widget/controllers/outbox-sender.js';
-import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
-import type { Connection, ControllerContext } from '../../src/chatbot-widget/controllers/connection.js';
+import { Outbox, newIdempotencyKey, type OutboxEntry } from '../../src/chatbot-widget/conversation/outbox.js';
+import { OutboxSender } from '../../src/chatbot-widget/conversation/outbox-sender.js';
+import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
+import type { Connection, ControllerContext } from '../../src/chatbot-widget/conversation/connection.js';
 import { equal, freshNamespace } from '../helpers/browser/helpers.js';
 
 /**

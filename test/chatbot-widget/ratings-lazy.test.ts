@@ -3,7 +3,7 @@
 // stays loaded for the page.
 import { equal, mount, part, quietFor, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
 
-const ratingsCodeLoaded = () => performance.getEntriesByType('resource').some((e) => e.name.includes('/controllers/outbox-ratings'));
+const ratingsCodeLoaded = () => performance.getEntriesByType('resource').some((e) => e.name.includes('/conversation/outbox-ratings'));
 
 afterEach(() => unmountAll());
 

@@ -4,7 +4,7 @@ import { assert, equal } from '../helpers/browser/helpers.js';
 import { fold, tokenize, useSegmenter } from '../../src/chatbot-widget/search/tokenize.js';
 import { SearchIndex, type SearchHit } from '../../src/chatbot-widget/search/search-index.js';
 import { highlight } from '../../src/chatbot-widget/search/highlight.js';
-import type { CachedConversation } from '../../src/chatbot-widget/controllers/cached-conversation.js';
+import type { CachedConversation } from '../../src/chatbot-widget/conversation/cached-conversation.js';
 
 let ids = 0;
 /** A cached conversation of visitor messages (`[text, minutes ago]`), each followed by a bot answer. */

@@ -2,9 +2,9 @@
 // conversation cached then is not written under any name (no empty namespace such as
 // `feedback|||` or `conversation|||` shared by every endpoint), and once an identity is known its
 // records are kept under it alone. On the real IndexedDB storage.
-import { VisitorRecords } from '../../src/chatbot-widget/controllers/visitor-records.js';
-import { openStorage } from '../../src/chatbot-widget/controllers/storage.js';
-import type { CachedConversation } from '../../src/chatbot-widget/controllers/cached-conversation.js';
+import { VisitorRecords } from '../../src/chatbot-widget/conversation/visitor-records.js';
+import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
+import type { CachedConversation } from '../../src/chatbot-widget/conversation/cached-conversation.js';
 import { equal, freshNamespace } from '../helpers/browser/helpers.js';
 
 describe('visitor records before and after an identity', () => {

@@ -14,9 +14,9 @@
  * A change of user id is told to `onChange`, which starts the conversation over for the new one.
  */
 import type { Envelope } from '../../shared/types.js';
-import { rememberVisitor } from '../controllers/first-paint-record.js';
-import { keyPart, type KeyValueStorage } from '../controllers/storage.js';
-import { RequestFailure, type RequestOptions, type Transport } from '../controllers/transport.js';
+import { rememberVisitor } from '../conversation/first-paint-record.js';
+import { keyPart, type KeyValueStorage } from '../conversation/storage.js';
+import { RequestFailure, type RequestOptions, type Transport } from '../conversation/transport.js';
 import { Revocations } from './revocations.js';
 
 /** Who the widget speaks for. */

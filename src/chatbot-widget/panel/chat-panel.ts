@@ -14,7 +14,7 @@
  * the panel answers, and the panel's regions drawn in order.
  */
 import { html, nothing } from 'lit';
-import { ChatController } from '../controllers/chat-controller.js';
+import { ChatController } from '../conversation/chat-controller.js';
 import { emit } from '../../ui/emit.js';
 import { hasLoneSurrogate } from '../../shared/well-formed.js';
 import type { WidgetStrings } from '../../ui/strings.js';

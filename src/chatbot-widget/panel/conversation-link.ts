@@ -5,7 +5,7 @@
  * widget turns inline.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
 import type { PanelHost } from './panel-host.js';
 import type { TimeFormat } from './time-format.js';

@@ -12,7 +12,7 @@ import { css, html, type CSSResult, type TemplateResult } from 'lit';
 import { MAX_FEEDBACK_COMMENT_CHARS } from '../../shared/limits.js';
 import { format, formatCount } from '../../ui/format-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import type { Announcer } from './announcer.js';
 import type { PanelHost } from './panel-host.js';
 

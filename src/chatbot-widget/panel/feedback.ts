@@ -7,8 +7,8 @@
  * with the rating.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
-import type { FeedbackValue } from '../controllers/feedback-store.js';
+import type { ChatController } from '../conversation/chat-controller.js';
+import type { FeedbackValue } from '../conversation/feedback-store.js';
 import { emit } from '../../ui/emit.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 import type { Announcer } from './announcer.js';

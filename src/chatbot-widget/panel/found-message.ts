@@ -6,7 +6,7 @@
  * and runs after the message list in each update: the list has kept its reading place by then.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import type { MessageList } from './message-list.js';
 import type { PanelHost } from './panel-host.js';
 

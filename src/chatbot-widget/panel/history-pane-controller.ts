@@ -8,8 +8,8 @@
  * panel's chunk.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
-import type { SessionHistory } from '../controllers/session-history.js';
+import type { ChatController } from '../conversation/chat-controller.js';
+import type { SessionHistory } from '../conversation/session-history.js';
 import type { SearchHit } from '../search/search-index.js';
 import { FoundMessage } from './found-message.js';
 import { HistorySearch } from './history-search.js';

@@ -8,7 +8,7 @@
  * at once with its heading and a loading line meanwhile (or, offline, what went wrong).
  */
 import { html, nothing } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import type { HistoryPaneView } from './history-pane.js';
 import type { HistoryPaneController } from './history-pane-controller.js';
 import type { MessageList } from './message-list.js';

@@ -100,7 +100,7 @@ export interface HistoryPaneView {
 }
 
 // The sessions it lists come with its code: a panel that only shows the conversation carries none of it.
-export { SessionHistory } from '../controllers/session-history.js';
+export { SessionHistory } from '../conversation/session-history.js';
 
 /**
  * The history pane's code, a chunk of its own (with its search box, history-search.ts, and its

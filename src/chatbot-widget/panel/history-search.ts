@@ -10,7 +10,7 @@
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { CachedConversation } from '../controllers/cached-conversation.js';
+import type { CachedConversation } from '../conversation/cached-conversation.js';
 import type { SearchHit, SearchIndex } from '../search/search-index.js';
 import { inertText } from '../../ui/inert-text.js';
 import { plural } from '../../ui/format-text.js';

@@ -5,7 +5,7 @@
  * counted a reply this one shows.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import { formatCount, plural } from '../../ui/format-text.js';
 import type { PanelHost } from './panel-host.js';
 

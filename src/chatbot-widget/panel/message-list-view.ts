@@ -5,7 +5,7 @@
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import { inertText } from '../../ui/inert-text.js';
 import { renderGreeting } from './greeting.js';
 import type { MessageList } from './message-list.js';

@@ -6,7 +6,7 @@
  * back in place and measures what the next first paint fills.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import { ScrollableCode } from './code-blocks.js';
 import { partOf, type PanelHost } from './panel-host.js';
 import { MessageWindow } from './windowing.js';

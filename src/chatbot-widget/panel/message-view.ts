@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ViewMessage } from '../controllers/view-message.js';
+import type { ViewMessage } from '../conversation/view-message.js';
 import { renderMarkdown, safeHref } from '../../ui/markdown/render.js';
 import { inertText } from '../../ui/inert-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';

@@ -5,8 +5,8 @@
  * keeps no snapshot.
  */
 import type { ReactiveController } from 'lit';
-import type { ChatController } from '../controllers/chat-controller.js';
-import { keepSnapshot } from '../controllers/first-paint-record.js';
+import type { ChatController } from '../conversation/chat-controller.js';
+import { keepSnapshot } from '../conversation/first-paint-record.js';
 import { endpointBase } from '../../ui/endpoint-base.js';
 import type { HistoryPaneState } from './history-pane-state.js';
 import type { MessageList } from './message-list.js';

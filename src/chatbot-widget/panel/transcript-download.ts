@@ -4,7 +4,7 @@
  * after the panel opens (idle-preload.ts), so a download works offline once the panel has been
  * open; a first download before that loads it then.
  */
-import type { ChatController } from '../controllers/chat-controller.js';
+import type { ChatController } from '../conversation/chat-controller.js';
 import { inertText } from '../../ui/inert-text.js';
 import { downloadText, transcriptFileName, transcriptMarkdown } from '../transcript.js';
 import type { PanelHost } from './panel-host.js';

@@ -1,6 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
-import type { ViewMessage } from '../controllers/view-message.js';
-import type { Conversation } from '../controllers/conversation.js';
+import type { ViewMessage } from '../conversation/view-message.js';
+import type { Conversation } from '../conversation/conversation.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
 import { isReply } from '../sender-kind.js';
 

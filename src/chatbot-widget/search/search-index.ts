@@ -13,7 +13,7 @@
  * needed for one field of short texts. This chunk loads only when the visitor first uses the
  * search box.
  */
-import type { CachedConversation } from '../controllers/cached-conversation.js';
+import type { CachedConversation } from '../conversation/cached-conversation.js';
 import { highlight, type Piece } from './highlight.js';
 import { tokenize, UNSPACED } from './tokenize.js';
 import { senderKind } from '../sender-kind.js';

@@ -10,9 +10,9 @@
  * who never opens the history never loads it.
  */
 import type { ChatSession, Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
-import type { CachedConversation } from '../controllers/cached-conversation.js';
-import type { Connection } from '../controllers/connection.js';
-import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../controllers/history-cache.js';
+import type { CachedConversation } from '../conversation/cached-conversation.js';
+import type { Connection } from '../conversation/connection.js';
+import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../conversation/history-cache.js';
 
 /** Sessions whose messages are fetched: the newest this many. */
 export const MAX_PREFETCHED_SESSIONS = 50;
