@@ -130,6 +130,45 @@ describe('<chatbot-widget> cache', () => {
     await waitFor(async () => (await statusWithToken(namespace, before.token)) === 401, 'revoked by the next connection');
   });
 
+  it('a widget removed while it revokes a waiting token leaves the token for the next connection', async () => {
+    const namespace = freshNamespace();
+    const first = await mount({ open: '' }, namespace);
+    await first.el.send('revoke me later');
+    await waitForReplies(first.el, 1);
+    const before = (await storedIdentity(namespace))!;
+    await network(namespace, 'down');
+    await first.el.reset(); // the token waits for a connection that reaches the handler
+    unmountAll();
+    await network(namespace, 'up');
+    equal(await statusWithToken(namespace, before.token), 200, 'not revoked by the widget removed after its reset');
+    // The next widget's revocation is held in the page until that widget is removed.
+    const original = window.fetch;
+    let asked = false;
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent: Promise<Response> | undefined;
+    window.fetch = async (input, init) => {
+      if (init?.method !== 'DELETE') return original(input, init);
+      asked = true;
+      await released;
+      return (sent = original(input, init));
+    };
+    try {
+      await mount({ open: '' }, namespace);
+      await waitFor(() => asked, 'the revocation on its way');
+      unmountAll();
+      release();
+      await waitFor(() => sent !== undefined, 'the held request let go');
+      await sent!.catch(() => undefined); // answered, or refused by its aborted signal
+      equal(await statusWithToken(namespace, before.token), 200, 'not revoked by a widget already removed');
+    } finally {
+      window.fetch = original;
+      release();
+    }
+    await mount({ open: '' }, namespace);
+    await waitFor(async () => (await statusWithToken(namespace, before.token)) === 401, 'revoked by the next connection');
+  });
+
   it('keeps the DOM bounded with 2,000 cached messages and slides the window when scrolling up', async () => {
     const namespace = freshNamespace();
     const messages = Array.from({ length: 2_000 }, (_, i) => fakeMessage(i, 'cached-session', 'cached-visitor'));

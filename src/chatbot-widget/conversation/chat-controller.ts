@@ -233,7 +233,7 @@ export class ChatController implements ReactiveController {
     this.ready = true;
     this.#host.requestUpdate();
     this.#signInCheck.started(connection);
-    void visitor.revokeWaiting();
+    void visitor.revokeWaiting(connection.signal);
     if (open) void this.conversation.revalidate();
     void this.sender.pump();
     if (this.feedback.waiting) this.ratings.deliver();

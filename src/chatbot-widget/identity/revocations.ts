@@ -32,18 +32,24 @@ export class Revocations {
     return false;
   }
 
-  /** Revokes the tokens a reset could not revoke at the time. */
-  async revokeWaiting() {
+  /**
+   * Revokes the tokens a reset could not revoke at the time. Work of a connection: once `signal`
+   * aborts (the widget removed, another endpoint), the tokens not yet revoked wait for the next.
+   */
+  async revokeWaiting(signal?: AbortSignal) {
     const waiting = await this.#storage.get<string[]>(this.#key);
-    if (!Array.isArray(waiting) || !waiting.length) return;
+    if (!Array.isArray(waiting) || !waiting.length || signal?.aborted) return;
     const left: string[] = [];
-    for (const token of waiting) if (typeof token === 'string' && !(await this.#revoke(token))) left.push(token);
+    for (const token of waiting) {
+      if (typeof token !== 'string') continue;
+      if (signal?.aborted || !(await this.#revoke(token, signal))) left.push(token);
+    }
     await (left.length ? this.#storage.set(this.#key, left) : this.#storage.delete(this.#key));
   }
 
-  async #revoke(token: string): Promise<boolean> {
+  async #revoke(token: string, signal?: AbortSignal): Promise<boolean> {
     try {
-      await this.#transport.send('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS }, token);
+      await this.#transport.send('DELETE', '/visitor', { timeoutMs: REVOKE_TIMEOUT_MS, signal }, token);
       return true;
     } catch (error) {
       // 401: no longer valid anyway (expired, or revoked by another tab). Anything else a 4xx

@@ -236,9 +236,9 @@ export class Visitor {
     return !identity?.token || this.#revocations.revoke(identity.token);
   }
 
-  /** Revokes the tokens a reset could not revoke at the time. */
-  revokeWaiting() {
-    return this.#revocations.revokeWaiting();
+  /** Revokes the tokens a reset could not revoke at the time, until `signal` aborts. */
+  revokeWaiting(signal?: AbortSignal) {
+    return this.#revocations.revokeWaiting(signal);
   }
 
   /** Forgets the identity here and in storage; the next call asks for a new one. */
