@@ -158,3 +158,84 @@ test('the handler outside adapters/ keeps nothing on the side: no WeakMap, Symbo
   }
   assert.deepEqual(violations, []);
 });
+
+/** The files of src/ that each file imports, types included (paths relative to src/, `.ts`). */
+function importsOf(file: string): string[] {
+  const targets: string[] = [];
+  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    if (match[3]!.startsWith('.')) targets.push(relative(src, resolve(dirname(file), match[3]!)).replace(/\.js$/, '.ts'));
+  }
+  return targets;
+}
+
+/**
+ * A circle of static imports in `graph` (file -> the files it imports), as the files around it
+ * with the first repeated at the end; undefined when there is none.
+ */
+function importCircle(graph: Map<string, string[]>): string[] | undefined {
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string): string[] | undefined => {
+    if (onPath.has(file)) return [...path.slice(path.indexOf(file)), file];
+    if (done.has(file)) return undefined;
+    path.push(file);
+    onPath.add(file);
+    for (const next of graph.get(file) ?? []) {
+      const circle = visit(next);
+      if (circle) return circle;
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+    return undefined;
+  };
+  for (const file of [...graph.keys()].sort()) {
+    const circle = visit(file);
+    if (circle) return circle;
+  }
+  return undefined;
+}
+
+test('the search for import circles finds one through type imports and passes a tree without', () => {
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts']],
+  ]);
+  assert.deepEqual(importCircle(graph), ['a.ts', 'b.ts', 'c.ts', 'a.ts']);
+  graph.set('c.ts', ['d.ts']);
+  assert.equal(importCircle(graph), undefined);
+});
+
+// A file that imports, through others, a file that imports it cannot be read, moved or loaded on
+// its own. Type imports count: they tie the files as readers see them. A lazy `import()` does not
+// (the element that loads its view later is how chunks are cut), and is not read here.
+test('no import circles in src/: each file can be read knowing only what it imports', () => {
+  const graph = new Map(files(src).map((file) => [relative(src, file), importsOf(file)]));
+  assert.equal(importCircle(graph)?.join(' -> '), undefined);
+});
+
+/**
+ * The widget's folders, lowest first: each imports only the folders before it (and the files at
+ * the element's top, the element and what both halves of the chunk split use). io/ calls the
+ * handler and keeps records, identity/ is who the calls speak for, conversation/ is what they
+ * carry, search/ and panel/ are the lazy chunks that show it.
+ */
+const WIDGET_LAYERS = ['io', 'identity', 'conversation', 'search', 'panel'];
+
+test("the widget's folders import one way: io <- identity <- conversation <- search <- panel", () => {
+  const widget = join(src, 'chatbot-widget');
+  const layerOf = (path: string) => (path.includes('/') ? WIDGET_LAYERS.indexOf(path.split('/')[0]!) : -1);
+  const violations: string[] = [];
+  for (const file of files(widget)) {
+    const from = layerOf(relative(widget, file));
+    if (from === -1) continue;
+    for (const target of importsOf(file)) {
+      if (!target.startsWith('chatbot-widget/')) continue;
+      const to = layerOf(target.slice('chatbot-widget/'.length));
+      if (to > from) violations.push(`${relative(src, file)} imports ${target}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});

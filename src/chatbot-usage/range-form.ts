@@ -5,16 +5,16 @@
  * range again loads it again).
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ChatbotUsage } from './chatbot-usage.js';
+import type { UsageHost } from './usage-host.js';
 import { checkRange } from './month-range.js';
 
 export class RangeForm {
   #error: { field: 'from' | 'to'; message: string } | undefined;
 
-  readonly #host: ChatbotUsage;
+  readonly #host: UsageHost;
   readonly #range: () => { from: string; to: string };
   readonly #reload: () => void;
-  constructor(host: ChatbotUsage, range: () => { from: string; to: string }, reload: () => void) {
+  constructor(host: UsageHost, range: () => { from: string; to: string }, reload: () => void) {
     this.#host = host;
     this.#range = range;
     this.#reload = reload;

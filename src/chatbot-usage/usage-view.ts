@@ -8,7 +8,7 @@ import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from
 import type { FeedbackMonth, MonthlyUsage } from '../shared/types.js';
 import { AdminApi, AdminFailure } from './admin-api.js';
 import { busiestUsers, type BusiestUsers } from './busiest-users.js';
-import type { ChatbotUsage } from './chatbot-usage.js';
+import type { UsageHost } from './usage-host.js';
 import { DrillDown } from './drill-down.js';
 import { HOW_TO_ENABLE_ADMIN } from './failure-text.js';
 import { checkRange, isoDay, lastTwelveMonths, type UsageRange } from './month-range.js';
@@ -55,8 +55,8 @@ export class UsageView implements FeedbackActions {
   readonly #form: RangeForm;
   readonly #drillDown: DrillDown;
 
-  readonly #host: ChatbotUsage;
-  constructor(host: ChatbotUsage) {
+  readonly #host: UsageHost;
+  constructor(host: UsageHost) {
     this.#host = host;
 
     const root = host.renderRoot;

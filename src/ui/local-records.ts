@@ -1,8 +1,8 @@
 /**
  * What the widget keeps in localStorage for an endpoint, read synchronously so that a reload can
  * draw from it at once: the name of the stored visitor (their user id; the identity itself, with
- * its token, stays in IndexedDB), and the first-paint record
- * (chatbot-widget/conversation/first-paint-record.ts), which also carries the panel's snapshot
+ * its token, stays in IndexedDB; chatbot-widget/identity/visitor-name.ts), and the first-paint
+ * record (chatbot-widget/conversation/first-paint-record.ts), which also carries the panel's snapshot
  * (panel-snapshot.ts).
  */
 

@@ -4,7 +4,7 @@
 // so none is lost to another written meanwhile. Exercised on the real cache in IndexedDB.
 import { HistoryCache } from '../../src/chatbot-widget/conversation/history-cache.js';
 import type { CachedConversation } from '../../src/chatbot-widget/conversation/cached-conversation.js';
-import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
+import { openStorage } from '../../src/chatbot-widget/io/storage.js';
 import { equal, fakeMessage, freshNamespace, idbGet, idbStore } from '../helpers/browser/helpers.js';
 
 function conversation(sessionId: string, userId: string) {

@@ -5,8 +5,9 @@
 // sent, and the element it would draw on is left out (only its storage calls are exercised).
 import { Outbox, newIdempotencyKey, type OutboxEntry } from '../../src/chatbot-widget/conversation/outbox.js';
 import { OutboxSender } from '../../src/chatbot-widget/conversation/outbox-sender.js';
-import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
-import type { Connection, ControllerContext } from '../../src/chatbot-widget/conversation/connection.js';
+import { openStorage } from '../../src/chatbot-widget/io/storage.js';
+import type { Connection } from '../../src/chatbot-widget/identity/connection.js';
+import type { ControllerContext } from '../../src/chatbot-widget/conversation/controller-context.js';
 import { equal, freshNamespace } from '../helpers/browser/helpers.js';
 
 /**

@@ -3,7 +3,7 @@
 // `feedback|||` or `conversation|||` shared by every endpoint), and once an identity is known its
 // records are kept under it alone. On the real IndexedDB storage.
 import { VisitorRecords } from '../../src/chatbot-widget/conversation/visitor-records.js';
-import { openStorage } from '../../src/chatbot-widget/conversation/storage.js';
+import { openStorage } from '../../src/chatbot-widget/io/storage.js';
 import type { CachedConversation } from '../../src/chatbot-widget/conversation/cached-conversation.js';
 import { equal, freshNamespace } from '../helpers/browser/helpers.js';
 

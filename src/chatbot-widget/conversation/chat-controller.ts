@@ -20,7 +20,8 @@
 import type { ReactiveController } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
 import { afterNextPaint } from '../../ui/after-paint.js';
-import type { Connection, ControllerContext, ConversationHost, ReportFailure } from './connection.js';
+import type { Connection } from '../identity/connection.js';
+import type { ControllerContext, ConversationHost, ReportFailure } from './controller-context.js';
 import { Conversation } from './conversation.js';
 import type { FeedbackStore } from './feedback-store.js';
 import { readFirstPaint } from './first-paint-record.js';
@@ -29,15 +30,15 @@ import { OutboxSender, type OutboxRead } from './outbox-sender.js';
 import { Ratings } from './ratings.js';
 import type { SessionListResponse } from '../../shared/types.js';
 import type { SessionHistory } from './session-history.js';
-import { openStorage, type KeyValueStorage } from './storage.js';
+import { openStorage, type KeyValueStorage } from '../io/storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
-import { credentialsOf, RequestFailure, Transport, type SendQuota } from './transport.js';
+import { credentialsOf, RequestFailure, Transport, type SendQuota } from '../io/transport.js';
 import { SignInCheck } from '../identity/sign-in-check.js';
 import { Visitor, type VisitorIdentity } from '../identity/visitor.js';
 import type { UnreadReplies } from './unread-replies.js';
 import { VisitorRecords } from './visitor-records.js';
 
-export type { ConversationHost } from './connection.js';
+export type { ConversationHost } from './controller-context.js';
 export type { ViewMessage } from './view-message.js';
 
 export class ChatController implements ReactiveController {

@@ -8,11 +8,12 @@
  * so nothing vanishes and nothing shows twice.
  */
 import type { Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
-import { isAbort, type Connection, type ControllerContext } from './connection.js';
+import { isAbort, type Connection } from '../identity/connection.js';
+import type { ControllerContext } from './controller-context.js';
 import { emptyConversation, type CachedConversation } from './cached-conversation.js';
 import { mergeMessages, mergeNewestPage, type HistoryCache } from './history-cache.js';
 import type { OutboxSender } from './outbox-sender.js';
-import { RequestFailure } from './transport.js';
+import { RequestFailure } from '../io/transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 import { newReplies } from './arrivals.js';
 

@@ -11,7 +11,7 @@
  */
 import { isFeedbackValue } from '../../shared/limits.js';
 import type { ChatbotFeedbackDetail } from '../../ui/events.js';
-import { keyPart, type KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from '../io/storage.js';
 
 /** A rating, as `chatbot-feedback` reports it. */
 export type FeedbackValue = ChatbotFeedbackDetail['value'];

@@ -9,7 +9,7 @@
  * missing, too large or unreadable only means the first paint waits for IndexedDB.
  *
  * Whose conversation it is must be known before it is shown, so beside the record the endpoint's
- * stored visitor is named (their user id; the identity itself, with its token, stays in IndexedDB).
+ * stored visitor is named (identity/visitor-name.ts).
  * A record is shown only when the two agree, and the identity read a moment later confirms it.
  */
 import { attempt, MAX_PAINT_RECORD_CHARS, MAX_RECORD_CHARS, paintKey, visitorKey } from '../../ui/local-records.js';
@@ -88,19 +88,5 @@ export function keepSnapshot(base: string, shown: CachedConversation | undefined
     if (!kept && !record.snapshot) return;
     const next = JSON.stringify({ ...record, snapshot: kept });
     storage.setItem(paintKey(base), next.length <= MAX_PAINT_RECORD_CHARS ? next : JSON.stringify({ ...record, snapshot: undefined }));
-  });
-}
-
-/**
- * Names the endpoint's stored visitor (undefined: none). Another visitor than before makes the
- * record someone else's: it goes.
- */
-export function rememberVisitor(base: string, userId: string | undefined) {
-  attempt((storage) => {
-    if (storage.getItem(visitorKey(base)) === (userId ?? null)) return;
-    // Both go first: if naming the new visitor fails, no name is left that an old tab could match.
-    storage.removeItem(paintKey(base));
-    storage.removeItem(visitorKey(base));
-    if (userId) storage.setItem(visitorKey(base), userId);
   });
 }

@@ -9,7 +9,7 @@
 import type { ChatSession, Message } from '../../shared/types.js';
 import { checkedConversation, type CachedConversation } from './cached-conversation.js';
 import { dropFirstPaint, saveFirstPaint } from './first-paint-record.js';
-import { keyPart, type KeyValueStorage } from './storage.js';
+import { keyPart, type KeyValueStorage } from '../io/storage.js';
 
 export const MAX_MESSAGES_PER_SESSION = 2_000;
 export const MAX_CACHED_MESSAGES = 6_000;

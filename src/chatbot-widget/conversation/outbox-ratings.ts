@@ -14,11 +14,11 @@
  * (the handler's `Retry-After` on a 429). A refusal (400, 404: not one of the visitor's own bot
  * messages) is final: the choice is not sent again.
  */
-import { isAbort, type Connection } from './connection.js';
+import { isAbort, type Connection } from '../identity/connection.js';
 import { isRecord, ratingKey, type FeedbackStore, type RatingRecord } from './feedback-store.js';
-import type { KeyValueStorage } from './storage.js';
+import type { KeyValueStorage } from '../io/storage.js';
 import { isTemporaryReplyId } from './outbox-sender.js';
-import { RequestFailure } from './transport.js';
+import { RequestFailure } from '../io/transport.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
 
 /** Failures that say nothing about the rating itself: it is sent again later. */

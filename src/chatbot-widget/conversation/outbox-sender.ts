@@ -27,9 +27,10 @@
 import type { Message, SendMessageResponse } from '../../shared/types.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
 import { emit } from '../../ui/emit.js';
-import { isAbort, type Connection, type ControllerContext } from './connection.js';
+import { isAbort, type Connection } from '../identity/connection.js';
+import type { ControllerContext } from './controller-context.js';
 import { byCreation, newIdempotencyKey, newLocalId, type Outbox, type OutboxEntry } from './outbox.js';
-import { RequestFailure } from './transport.js';
+import { RequestFailure } from '../io/transport.js';
 import { toView, type ViewMessage } from './view-message.js';
 
 const SEND_TIMEOUT_MS = 60_000;

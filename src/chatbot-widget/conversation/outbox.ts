@@ -5,7 +5,7 @@
  * failed ones wait for Retry.
  */
 import type { ChatbotErrorKind } from '../../ui/events.js';
-import type { KeyValueStorage } from './storage.js';
+import type { KeyValueStorage } from '../io/storage.js';
 
 export interface OutboxEntry {
   localId: string;

@@ -3,10 +3,11 @@
  * reply's server id once it is known, and delivered to the handler by the ratings outbox, whose
  * code loads with the first rating there is to send.
  */
-import type { Connection, ControllerContext } from './connection.js';
+import type { Connection } from '../identity/connection.js';
+import type { ControllerContext } from './controller-context.js';
 import type { FeedbackStore, FeedbackValue } from './feedback-store.js';
 import type { RatingsOutbox } from './outbox-ratings.js';
-import type { KeyValueStorage } from './storage.js';
+import type { KeyValueStorage } from '../io/storage.js';
 
 export class Ratings {
   /** The outbox's code on the way (or loaded); undefined before the first rating to send and after a failed load. */

@@ -4,11 +4,21 @@
  * from the handler on open and on scroll. It comes with the pane's code (history-pane.ts).
  */
 import type { ChatSession, MessageListResponse, SessionListResponse } from '../../shared/types.js';
-import type { Connection, ControllerContext } from './connection.js';
+import type { Connection } from '../identity/connection.js';
+import type { ControllerContext } from './controller-context.js';
 import { emptyConversation, type CachedConversation } from './cached-conversation.js';
 import type { Conversation } from './conversation.js';
 import { mergeNewestPage, type CachedSessions, type HistoryCache } from './history-cache.js';
-import type { SessionPrefetch } from '../search/session-prefetch.js';
+
+/**
+ * The search's prefetch (search/session-prefetch.ts), as the history drives it. The search's
+ * chunk is loaded here on first use; named by its shape, so that conversation/ imports nothing
+ * of the lazier search/ that builds on it.
+ */
+interface Prefetcher {
+  run(shown: (sessionId: string) => boolean, cachedOne: () => void): void;
+  stop(): void;
+}
 
 export class SessionHistory {
   sessions: ChatSession[] = [];
@@ -21,7 +31,7 @@ export class SessionHistory {
   #fetchingLines = false;
   readonly #linesWanted = new Map<string, ChatSession>();
   /** The fetch of the listed sessions' messages for the search, once its code is here. */
-  #prefetcher: Promise<SessionPrefetch> | undefined;
+  #prefetcher: Promise<Prefetcher> | undefined;
 
   readonly #cache: HistoryCache;
   readonly #context: ControllerContext;

@@ -5,7 +5,7 @@
  * a tab that changes it posts an `unread` note and the others read it again. Opening the panel
  * in any tab clears it everywhere.
  */
-import type { KeyValueStorage } from './storage.js';
+import type { KeyValueStorage } from '../io/storage.js';
 
 export class UnreadReplies {
   /** The number the badge shows. */

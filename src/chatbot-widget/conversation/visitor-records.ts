@@ -8,7 +8,7 @@ import { signedInNamespace, type Visitor } from '../identity/visitor.js';
 import { FeedbackStore } from './feedback-store.js';
 import { HistoryCache } from './history-cache.js';
 import { Outbox } from './outbox.js';
-import type { KeyValueStorage } from './storage.js';
+import type { KeyValueStorage } from '../io/storage.js';
 import { UnreadReplies } from './unread-replies.js';
 
 export class VisitorRecords {

@@ -4,8 +4,8 @@
  * A token the handler could not be asked to revoke (offline) is kept aside, apart from the
  * identity, and revoked on a later connection.
  */
-import type { KeyValueStorage } from '../conversation/storage.js';
-import { RequestFailure, type Transport } from '../conversation/transport.js';
+import type { KeyValueStorage } from '../io/storage.js';
+import { RequestFailure, type Transport } from '../io/transport.js';
 
 /** reset() waits this long for the handler before it forgets the visitor locally anyway. */
 const REVOKE_TIMEOUT_MS = 5_000;

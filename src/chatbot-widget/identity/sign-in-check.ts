@@ -8,7 +8,7 @@
  * start's own `/visitor` answer may predate the change.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Connection } from '../conversation/connection.js';
+import type { Connection } from './connection.js';
 
 export class SignInCheck implements ReactiveController {
   /** The connection checked for; none while the widget has no endpoint or is removed. */

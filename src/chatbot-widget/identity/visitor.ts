@@ -14,10 +14,10 @@
  * A change of user id is told to `onChange`, which starts the conversation over for the new one.
  */
 import type { Envelope } from '../../shared/types.js';
-import { rememberVisitor } from '../conversation/first-paint-record.js';
-import { keyPart, type KeyValueStorage } from '../conversation/storage.js';
-import { RequestFailure, type RequestOptions, type Transport } from '../conversation/transport.js';
+import { keyPart, type KeyValueStorage } from '../io/storage.js';
+import { RequestFailure, type RequestOptions, type Transport } from '../io/transport.js';
 import { Revocations } from './revocations.js';
+import { rememberVisitor } from './visitor-name.js';
 
 /** Who the widget speaks for. */
 export interface VisitorIdentity {

@@ -1,6 +1,6 @@
 import type { ChatbotErrorDetail, ChatbotErrorKind } from '../../ui/events.js';
 import { MINUTE_MS } from '../../shared/limits.js';
-import type { RequestFailure } from '../conversation/transport.js';
+import type { RequestFailure } from '../io/transport.js';
 import { format } from '../../ui/format-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 

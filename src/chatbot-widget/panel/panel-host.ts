@@ -1,4 +1,4 @@
-import type { ConversationHost } from '../conversation/connection.js';
+import type { ConversationHost } from '../conversation/controller-context.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { ChatSession, Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { CachedConversation } from '../conversation/cached-conversation.js';
-import type { Connection } from '../conversation/connection.js';
+import type { Connection } from '../identity/connection.js';
 import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache } from '../conversation/history-cache.js';
 
 /** Sessions whose messages are fetched: the newest this many. */

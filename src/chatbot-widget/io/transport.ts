@@ -1,5 +1,5 @@
 /**
- * The widget's only way out: JSON calls to the signing handler's visitor routes, each failure
+ * The widget's way to the handler: JSON calls to the signing handler's visitor routes, each failure
  * turned into a {@link RequestFailure} that says what happened, for the visitor's eyes and the
  * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
  * the site's own login through the page's cookies) is identity/visitor.ts's business.
