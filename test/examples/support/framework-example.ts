@@ -122,7 +122,13 @@ async function drive(origin: string, text: string): Promise<void> {
     const part = (name: string) => page.locator(`chatbot-widget [part~="${name}"]`);
     await part('launcher').click();
     await part('input').waitFor({ state: 'visible' });
-    assert.equal(await page.locator('#opened').textContent(), 'yes', 'the page saw chatbot-open through its framework');
+    // The framework draws the page's state on its own schedule (React 19 a task later): wait for it.
+    await page
+      .locator('#opened', { hasText: 'yes' })
+      .waitFor({ timeout: 5_000 })
+      .catch(async () =>
+        assert.fail(`the page did not see chatbot-open through its framework (#opened: ${await page.locator('#opened').textContent()})`),
+      );
     assert.equal((await part('send-button').textContent())?.trim(), STRINGS.send, 'strings.send applied (set as a property)');
     assert.match((await part('header').textContent()) ?? '', new RegExp(STRINGS.heading), 'strings.heading applied');
     await part('input').fill(text);
