@@ -1,6 +1,7 @@
 /**
- * What every controller of the conversation shares: the host element it renders through, the
- * connection it works for (identity/connection.ts), and a way to report a failure.
+ * What the conversation's controllers share: the host element they render through
+ * (`ConversationHost`) and how a failure is shown and reported (`ControllerContext`). The
+ * connection a call works for is handed to them on its own (identity/connection.ts).
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';

@@ -12,8 +12,8 @@ import { mergeNewestPage, type CachedSessions, type HistoryCache } from './histo
 
 /**
  * The search's prefetch (search/session-prefetch.ts), as the history drives it. The search's
- * chunk is loaded here on first use; named by its shape, so that conversation/ imports nothing
- * of the lazier search/ that builds on it.
+ * chunk is loaded here on first use (a lazy `import()`); named by its shape, so that no static
+ * import of conversation/ reaches into the lazier search/ that builds on it.
  */
 interface Prefetcher {
   run(shown: (sessionId: string) => boolean, cachedOne: () => void): void;
