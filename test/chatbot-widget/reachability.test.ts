@@ -5,7 +5,7 @@
 // service cannot be reached, not that their own connection is gone.
 import type { ChatbotErrorDetail, ChatbotWidget } from '../../src/browser/index.js';
 import { strings as defaultStrings } from '../../src/ui/locales/en.js';
-import { de } from '../../src/ui/locales/de.js';
+import { strings as de } from '../../src/ui/locales/de.js';
 import {
   assert,
   browserOnline,

@@ -73,9 +73,3 @@ export const strings: WidgetStrings = {
   suggestionsLabel: 'Vorgeschlagene Fragen',
   loadingChat: 'Chat wird geladen…',
 };
-
-/**
- * The same texts under the name earlier releases exported (`widget.strings = { ...de }`).
- * @deprecated set `lang="de"` instead; this keeps German in the bundle that imports it.
- */
-export const de = strings;
