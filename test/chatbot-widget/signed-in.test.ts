@@ -270,6 +270,37 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     }
   });
 
+  it('sends a message only as the user `/visitor` names after it was written: an answer that left before another sign-in is not enough', async () => {
+    const namespace = freshNamespace('signedin');
+    const alice = userNamed('alice');
+    const bob = userNamed('bob');
+    signIn(namespace, alice);
+    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+    await el.send('alice asks');
+    await waitForReplies(el, 1);
+    const visitorCall = holdNextVisitorAnswer(namespace);
+    try {
+      tabShownAgain(); // asks `/visitor` with alice's cookie: its answer (alice) is held back
+      await waitFor(() => visitorCall.asked, 'the widget asks who is signed in');
+      signIn(namespace, bob); // on another page of the site, while that call is on its way
+      await el.send('alice, as bob signs in'); // her tab sends before it has heard of him
+      await waitFor(
+        async () => (await signedInOutbox(namespace, alice)).some((e) => e.content === 'alice, as bob signs in'),
+        'her message in her outbox',
+      );
+      await quietFor(300); // the sender asks who is signed in, while the earlier call is on its way
+      visitorCall.release();
+      await waitFor(
+        async () => (await storedIdentity(namespace))?.userId === bob || (await upstreamMessages(bob)).length > 0,
+        'the widget hears of bob, or sends as him',
+      );
+      equal((await upstreamMessages(bob)).filter((m) => m.text.startsWith('alice')).length, 0, 'alice’s message not sent as bob');
+      equal((await signedInOutbox(namespace, alice)).map((e) => e.content).join('|'), 'alice, as bob signs in', 'it waits in her outbox');
+    } finally {
+      visitorCall.stop();
+    }
+  });
+
   it('asks a signed-out visitor to sign in, shows nothing of the user and sends nothing', async () => {
     const namespace = freshNamespace('signedin');
     signIn(namespace, userNamed('carol'));

@@ -124,13 +124,14 @@ export class Visitor {
   }
 
   /**
-   * The identity whose records may be shown: the stored one; for the site's login, the user
-   * `/visitor` names now (rejects with `signed-out` when nobody is signed in), since the page's
-   * cookies may belong to someone else than when it was stored.
+   * The identity whose records may be shown, and as whom a message or rating may be sent: the
+   * stored one; for the site's login, the user `/visitor` names now (rejects with `signed-out`
+   * when nobody is signed in), since the page's cookies may belong to someone else than when it
+   * was stored. Asked afresh ({@link #askAfresh}): a send goes with the cookies of now.
    */
   async confirmed(signal?: AbortSignal): Promise<VisitorIdentity | undefined> {
     const stored = await this.stored();
-    return this.#siteLogin ? this.#issue(signal) : stored;
+    return this.#siteLogin ? this.#askAfresh(signal) : stored;
   }
 
   /** The identity, asking `/visitor` for one when there is none yet. */
@@ -141,11 +142,17 @@ export class Visitor {
   /** For the site's login: asks `/visitor` who is signed in now (the tab came back into view). */
   async recheck(signal?: AbortSignal) {
     await this.stored();
-    if (!this.#siteLogin) return;
-    // A `/visitor` call already on its way may have left with the cookies of before (the user
-    // signed in on another page meanwhile): its answer is not this check's, so ask after it.
+    if (this.#siteLogin) await this.#askAfresh(signal);
+  }
+
+  /**
+   * Asks `/visitor` with the page's cookies of now. A call already on its way may have left with
+   * the cookies of before (another user signed in on another page meanwhile): its answer is not
+   * this question's, so the question is asked after it. Callers that ask together share the call.
+   */
+  async #askAfresh(signal?: AbortSignal): Promise<VisitorIdentity> {
     await this.#issuing?.catch(() => undefined);
-    await this.#issue(signal);
+    return this.#issue(signal);
   }
 
   /**
