@@ -3,7 +3,7 @@ import { css } from 'lit';
 /**
  * The visitors' feedback section of the usage view (feedback-view.ts): the table of thumbs per
  * month, and what sets the rated answers apart from the drill-down's buttons, whose layout they
- * share (usage-view.styles.ts): the labels of their question, answer and comment lines.
+ * share (usage-lists.styles.ts): the labels of their question, answer and comment lines.
  */
 export const feedbackStyles = css`
   .feedback {

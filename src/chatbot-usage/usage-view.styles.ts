@@ -1,6 +1,8 @@
 /*
- * One stylesheet for the whole usage view (about 360 lines, kept whole: the chart, lists and
- * table share its layout rules and theme tokens, and one adopted sheet is one style recalculation).
+ * The usage view's frame: the element's box, the loading and error lines, the range form, the
+ * section heads with their tools, and the totals. The chart and table (usage-chart.styles.ts) and
+ * the lists with the drill-down (usage-lists.styles.ts) have sheets of their own, adopted after
+ * this one (`viewStyles`), so their rules may build on its tokens and classes.
  *
  * Layout from 320 px to wide screens: every block is as wide as the element and wraps its
  * content; only the chart and the table scroll sideways, inside their own box, never the page.
@@ -8,6 +10,8 @@
  */
 import { css } from 'lit';
 import { baseRules, themeTokens } from '../ui/theme.styles.js';
+import { chartStyles } from './usage-chart.styles.js';
+import { listStyles } from './usage-lists.styles.js';
 
 const view = css`
   :host {
@@ -179,190 +183,7 @@ const view = css`
     font-variant-numeric: tabular-nums;
     overflow-wrap: anywhere;
   }
-  figure {
-    margin: 0;
-  }
-  .chart-scroll,
-  .table-scroll {
-    /* Positioned, so the screen-reader texts (absolute) inside scroll with it, not the page. */
-    position: relative;
-    overflow-x: auto;
-    overscroll-behavior-x: contain;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-  }
-  .bars,
-  .years {
-    display: flex;
-    align-items: stretch;
-    gap: 0.25rem;
-    margin: 0;
-    padding: 0.5rem;
-    list-style: none;
-  }
-  .years {
-    gap: 0.75rem;
-  }
-  .year {
-    display: grid;
-    border-inline-start: 2px solid var(--_border);
-  }
-  .year:first-child {
-    border-inline-start: 0;
-  }
-  .year .bars {
-    padding: 0 0.25rem;
-  }
-  .year-label {
-    position: sticky;
-    inset-inline-start: 0;
-    padding-inline: 0.25rem;
-    font-weight: 600;
-  }
-  [part='bar'] {
-    display: grid;
-    grid-template-rows: auto 10rem auto auto auto;
-    justify-items: center;
-    min-inline-size: 4.75rem;
-    flex: 1 0 4.75rem;
-    font-variant-numeric: tabular-nums;
-    text-align: center;
-  }
-  .figure {
-    font-weight: 600;
-    font-size: 0.85em;
-  }
-  .column {
-    inline-size: 70%;
-    block-size: 100%;
-    border-block-end: 1px solid var(--_border);
-  }
-  .column rect {
-    fill: var(--_accent);
-  }
-  .month {
-    font-size: 0.85em;
-  }
-  .per-month {
-    color: var(--_muted);
-    font-size: 0.75em;
-    white-space: nowrap;
-  }
-  table {
-    border-collapse: collapse;
-    inline-size: 100%;
-    font-variant-numeric: tabular-nums;
-  }
-  th,
-  td {
-    padding: 0.35rem 0.6rem;
-    border-block-end: 1px solid var(--_border);
-    text-align: start;
-    white-space: nowrap;
-  }
-  thead th {
-    background: var(--_surface);
-  }
-  .number {
-    text-align: end;
-  }
-  tfoot th,
-  tfoot td {
-    font-weight: 600;
-  }
-  ol.users,
-  ol.sessions,
-  ol.messages,
-  ol.rated {
-    display: grid;
-    gap: 0.35rem;
-    margin: 0;
-    padding: 0;
-    list-style: none;
-  }
-  [part='user'],
-  [part='session'],
-  [part='message'],
-  [part='feedback-item'] {
-    display: grid;
-    grid-template-columns: minmax(0, 1fr) auto;
-    gap: 0 0.5rem;
-    inline-size: 100%;
-    text-align: start;
-  }
-  .name {
-    font-weight: 600;
-    overflow-wrap: anywhere;
-  }
-  .count {
-    font-variant-numeric: tabular-nums;
-    white-space: nowrap;
-  }
-  .sub {
-    grid-column: 1 / -1;
-    color: var(--_muted);
-    font-size: 0.85em;
-    overflow-wrap: anywhere;
-  }
-  [part='message'] .text,
-  [part='feedback-item'] .said {
-    grid-column: 1 / -1;
-    overflow-wrap: anywhere;
-    white-space: pre-wrap;
-    display: -webkit-box;
-    -webkit-line-clamp: 3;
-    -webkit-box-orient: vertical;
-    overflow: hidden;
-  }
-  .drill {
-    display: grid;
-    gap: 1rem;
-    grid-template-columns: repeat(auto-fit, minmax(min(100%, 18rem), 1fr));
-  }
-  .placeholder {
-    display: block;
-    margin: 0;
-    padding: 2rem 1rem;
-    border: 1px dashed var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-    color: var(--_muted);
-    text-align: center;
-  }
-  .panel {
-    min-inline-size: 0;
-    padding: 0.75rem;
-    border: 1px solid var(--_border);
-    border-radius: calc(var(--_radius) / 2);
-  }
-  .pager {
-    display: flex;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5rem;
-    margin-block-start: 0.5rem;
-    font-size: 0.9em;
-  }
-  .detail dl {
-    display: grid;
-    grid-template-columns: auto minmax(0, 1fr);
-    gap: 0.2rem 0.75rem;
-    margin: 0 0 0.5rem;
-  }
-  .detail dt {
-    color: var(--_muted);
-  }
-  .detail dd {
-    margin: 0;
-    overflow-wrap: anywhere;
-  }
-  .detail .text {
-    white-space: pre-wrap;
-    overflow-wrap: anywhere;
-    margin: 0;
-    padding: 0.5rem;
-    background: var(--_surface);
-    border-radius: calc(var(--_radius) / 2);
-  }
 `;
 
-export const viewStyles = [themeTokens, baseRules, view];
+/** The whole view, in cascade order: theme, base rules, frame, chart and table, lists. */
+export const viewStyles = [themeTokens, baseRules, view, chartStyles, listStyles];

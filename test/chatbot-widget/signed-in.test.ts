@@ -126,6 +126,18 @@ async function keptRating(namespace: string, userId: string) {
   return kept[0]?.[1];
 }
 
+/** Alice signed in, her widget open with her first question answered; bob is who signs in next. */
+async function aliceAnswered() {
+  const namespace = freshNamespace('signedin');
+  const alice = userNamed('alice');
+  const bob = userNamed('bob');
+  signIn(namespace, alice);
+  const { el } = await mount({ open: '', mode: 'inline' }, namespace);
+  await el.send('alice asks');
+  await waitForReplies(el, 1);
+  return { namespace, alice, bob, el };
+}
+
 async function upstreamSessions(userId: string): Promise<{ id: string }[]> {
   const response = await fetch(`/__admin/sessions?userId=${encodeURIComponent(userId)}`);
   return (await response.json()).data;
@@ -271,13 +283,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
   });
 
   it('sends a message only as the user `/visitor` names after it was written: an answer that left before another sign-in is not enough', async () => {
-    const namespace = freshNamespace('signedin');
-    const alice = userNamed('alice');
-    const bob = userNamed('bob');
-    signIn(namespace, alice);
-    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
-    await el.send('alice asks');
-    await waitForReplies(el, 1);
+    const { namespace, alice, bob, el } = await aliceAnswered();
     const visitorCall = holdNextVisitorAnswer(namespace);
     try {
       tabShownAgain(); // asks `/visitor` with alice's cookie: its answer (alice) is held back
@@ -359,13 +365,7 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
   });
 
   it('sends nothing of a user who signed out as the next one: back online, their message and rating wait for them', async () => {
-    const namespace = freshNamespace('signedin');
-    const alice = userNamed('alice');
-    const bob = userNamed('bob');
-    signIn(namespace, alice);
-    const { el } = await mount({ open: '', mode: 'inline' }, namespace);
-    await el.send('alice asks');
-    await waitForReplies(el, 1);
+    const { namespace, alice, bob, el } = await aliceAnswered();
     await network(namespace, 'down');
     part(el, 'feedback-up')!.click();
     await el.send('alice, written offline');
