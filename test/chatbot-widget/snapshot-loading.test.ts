@@ -151,7 +151,7 @@ describe('<chatbot-widget> snapshot, before the panel’s code', () => {
       JSON.stringify({ userId: 'me', snapshot: [[HTML, 'p', [], [], 'more']] }),
       JSON.stringify({ userId: 'me', snapshot: [[SVG, 7, [], []]] }),
       JSON.stringify({ userId: 'me', snapshot: [el('p', {}, 'fine'), el('p', {}, null as unknown as string)] }),
-      // A snapshot as an earlier release stored it: the panel's styles beside its nodes
+      // Styles beside the nodes: a shape the widget never reads
       JSON.stringify({ userId: 'me', snapshot: ['[part=messages]{display:flex}', [el('p', {}, 'old')]] }),
     ];
     try {
@@ -176,7 +176,7 @@ describe('<chatbot-widget> snapshot, before the panel’s code', () => {
     const observer = new PerformanceObserver((list) => requested.push(...list.getEntries().map((entry) => entry.name)));
     observer.observe({ type: 'resource' });
     const probe = (name: string) => `/__snapshot-css-probe-${name}.png`;
-    // As an earlier release stored a snapshot (styles, nodes), with styles an attacker wrote.
+    // A record of styles beside nodes, with styles an attacker wrote.
     const css =
       `[part~='message']{background:url(${probe('url')})}` +
       `[part='header']{background-image:image-set(url(${probe('image-set')}) 1x)}` +

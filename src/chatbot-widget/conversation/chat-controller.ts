@@ -256,7 +256,7 @@ export class ChatController implements ReactiveController {
       void this.unread.load();
       const outbox = await this.sender.read();
       if (signal.aborted) return;
-      visitor.nameVisitor(); // also a visitor stored without a name, as older releases of the widget kept them
+      visitor.nameVisitor(); // the identity read from storage too: only /visitor's answers are named as they come
       confirmed = painted !== undefined && painted.userId === identity?.userId;
       let read: OutboxRead | undefined = outbox;
       if (confirmed) {

@@ -214,9 +214,6 @@ export class HistoryCache {
   /** Forgets everything cached for an endpoint, for every visitor. */
   async clearEndpoint(base: string) {
     dropFirstPaint(base);
-    // (`paint`: first-paint records older releases of the widget kept in IndexedDB, which a browser may still hold.)
-    await Promise.all(
-      ['index', 'sessions', 'conversation', 'paint', 'firstlines'].map((kind) => this.#storage.deletePrefix(`${kind}|${base}|`)),
-    );
+    await Promise.all(['index', 'sessions', 'conversation', 'firstlines'].map((kind) => this.#storage.deletePrefix(`${kind}|${base}|`)));
   }
 }

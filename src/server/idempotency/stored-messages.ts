@@ -42,10 +42,25 @@ function isMessage(value: unknown): value is Message {
 
 const timeOf = (message: Message) => Date.parse(message.createdAt);
 
-/** Whether `question` was stored while `attempt` was under way (with the allowed skew). */
-function during(question: Message, attempt: Attempt): boolean {
+/** Whether `question` was stored while `attempt` was under way, give or take `skew` ms. */
+function during(question: Message, attempt: Attempt, skew: number): boolean {
   const at = timeOf(question);
-  return question.text === attempt.content && at >= attempt.startedAt - CLOCK_SKEW_MS && at <= attempt.endedAt + CLOCK_SKEW_MS;
+  return question.text === attempt.content && at >= attempt.startedAt - skew && at <= attempt.endedAt + skew;
+}
+
+/**
+ * The listed questions (oldest first) one of `attempts` may have stored, in the order to claim
+ * them: those stored while an attempt was under way by this server's clock first, then those
+ * only the allowed skew lets in, each group oldest first. Two tabs sending the same text a moment
+ * apart each store a question inside the skew of the other's attempt; when the clocks agree, as
+ * they mostly do, each retry then claims its own rather than whichever is older.
+ */
+export function questionCandidates(oldestFirst: readonly Message[], attempts: readonly Attempt[]): Message[] {
+  const within = (question: Message, skew: number) => attempts.some((attempt) => during(question, attempt, skew));
+  const questions = oldestFirst.filter((m) => m.senderType === 'User' && within(m, CLOCK_SKEW_MS));
+  const byTime = (a: Message, b: Message) => timeOf(a) - timeOf(b);
+  const inside = questions.filter((m) => within(m, 0)).sort(byTime);
+  return [...inside, ...questions.filter((m) => !inside.includes(m)).sort(byTime)];
 }
 
 /**
@@ -126,12 +141,8 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
   return next?.senderType === 'Bot' && (replyText === undefined || next.text === replyText) ? [next] : [];
 }
 
-/**
- * Claims a stored message for `key`, atomically in the store: true when it is this key's. A
- * question's claims are named `idem-claim`, the name a store shared with handlers of older releases
- * (which claim questions only) holds them under, so their claims count here too.
- */
-async function claim(options: ResolvedOptions, userId: string, kind: 'claim' | 'reply', id: string, key: string): Promise<boolean> {
+/** Claims a stored question or reply for `key`, atomically in the store: true when it is this key's. */
+async function claim(options: ResolvedOptions, userId: string, kind: 'question' | 'reply', id: string, key: string): Promise<boolean> {
   const claimKey = `${options.chatbotId}:idem-${kind}:${userId}:${id}`;
   return (await options.store.add(claimKey, key, options.now() + OUTCOME_TTL_MS)) || (await options.store.get(claimKey)) === key;
 }
@@ -173,11 +184,8 @@ export async function findStored(
   }
   // Upstream lists newest first; ties in time keep that order, so reversing gives storage order.
   const oldestFirst = newestFirst.reverse();
-  const candidates = oldestFirst
-    .filter((m) => m.senderType === 'User' && attempts.some((attempt) => during(m, attempt)))
-    .sort((a, b) => timeOf(a) - timeOf(b));
-  for (const question of candidates) {
-    if (!(await claim(options, userId, 'claim', question.id, key))) continue;
+  for (const question of questionCandidates(oldestFirst, attempts)) {
+    if (!(await claim(options, userId, 'question', question.id, key))) continue;
     // Replies are claimed too: where begin times cannot tell two apart, the one another key
     // already named is not this one's.
     for (const reply of replyCandidates(oldestFirst, question, replyText)) {

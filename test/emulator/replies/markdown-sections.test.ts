@@ -57,7 +57,7 @@ test('an excerpt never ends on a paragraph that introduces what it leaves out', 
   // …and past that, the paragraph goes.
   const long = section.replace('handler;', `handler;\n${'// more\n'.repeat(20)}`);
   assert.deepEqual(excerpt(long, 50), { text: 'Intro.', truncated: true });
-  // A paragraph ending otherwise is kept as before.
+  // A paragraph ending otherwise is kept as it is.
   assert.deepEqual(excerpt('one\n\ntwo.\n\nthree', 12), { text: 'one\n\ntwo.', truncated: true });
 });
 

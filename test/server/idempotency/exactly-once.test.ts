@@ -59,7 +59,7 @@ describe('exactly once with Idempotency-Key', () => {
     assert.equal((await questions(other.userId)).length, 1);
   });
 
-  it('a send without a key behaves as before: no record, no stored field, a repeat is a new message', async () => {
+  it('a send without a key is a plain send: no record, no stored field, a repeat is a new message', async () => {
     const first = await stack.send(token, 'no key');
     const second = await stack.send(token, 'no key');
     assert.equal(first.status, 200);

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Message } from '../../../src/shared/types.js';
-import { replyCandidates } from '../../../src/server/idempotency/stored-messages.js';
+import { CLOCK_SKEW_MS, questionCandidates, replyCandidates } from '../../../src/server/idempotency/stored-messages.js';
 
 const T0 = Date.parse('2026-11-26T10:00:00.000Z');
 
@@ -157,5 +157,41 @@ describe('the reply to a stored question', () => {
     assert.equal(replyId(list, 'q1'), 'r1');
     assert.equal(replyId(list, 'q2'), undefined);
     assert.equal(replyId(list, 'q1', 'Echo: something else'), undefined);
+  });
+});
+
+describe('the question a retried send stored', () => {
+  /** The candidates' ids, in the order a retry of `attempts` claims them. */
+  const order = (list: Message[], ...attempts: { startedAt: number; endedAt: number; content: string }[]) =>
+    questionCandidates(list, attempts).map((m) => m.id);
+  const attempt = (from: number, to: number, content = 'yes') => ({ startedAt: T0 + from, endedAt: T0 + to, content });
+
+  it('two tabs sending "yes" 300 ms apart: each retry claims the question stored during its own attempt first', () => {
+    // Tab 1's attempt ran 0–120 ms and stored q1 at 40; tab 2's ran 300–420 ms and stored q2 at 330.
+    // Both lie within the clock skew of either attempt, so either could be either's.
+    const list = [message('q1', 'User', 'yes', 40), message('r1', 'Bot', 'Echo: yes', 60, 0.02), message('q2', 'User', 'yes', 330)];
+    assert.deepEqual(order(list, attempt(0, 120)), ['q1', 'q2']);
+    assert.deepEqual(order(list, attempt(300, 420)), ['q2', 'q1'], "tab 2's own question before the older one of tab 1");
+  });
+
+  it('questions only the skew lets in come after, oldest first; other texts and replies never', () => {
+    const list = [
+      message('early', 'User', 'yes', -1_500),
+      message('other-text', 'User', 'ok', 20),
+      message('reply', 'Bot', 'yes', 30, 0.01),
+      message('own', 'User', 'yes', 50),
+      message('late', 'User', 'yes', 1_900),
+      message('too-late', 'User', 'yes', 100 + CLOCK_SKEW_MS + 1),
+    ];
+    assert.deepEqual(order(list, attempt(0, 100)), ['own', 'early', 'late']);
+  });
+
+  it("with earlier uncertain attempts, a question inside any attempt's own time comes first", () => {
+    const list = [
+      message('first-try', 'User', 'yes', 10),
+      message('between', 'User', 'yes', 1_000),
+      message('second-try', 'User', 'yes', 2_510),
+    ];
+    assert.deepEqual(order(list, attempt(0, 100), attempt(2_500, 2_600)), ['first-try', 'second-try', 'between']);
   });
 });
