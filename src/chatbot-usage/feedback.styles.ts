@@ -10,8 +10,14 @@ export const feedbackStyles = css`
     grid-column: 1 / -1;
     min-inline-size: 0;
   }
+  /* Many months scroll inside the box, under their column heads; the rated answers start below it. */
   .feedback .table-scroll {
     max-block-size: 20rem;
+    margin-block-end: 1.25rem;
+  }
+  .feedback thead th {
+    position: sticky;
+    inset-block-start: 0;
   }
   .feedback h4 {
     margin: 0.75rem 0 0.35rem;

@@ -26,11 +26,11 @@ function bar(m: MonthlyUsage, max: number, format: UsageFormat, showYear: boolea
       ${svg`<rect x="0" y=${100 - height} width="10" height=${height}></rect>`}
     </svg>
     <span class="month" aria-hidden="true">${format.monthShort(month)}${showYear ? html`<br />${month.slice(0, 4)}` : nothing}</span>
-    <span class="per-month" aria-hidden="true">${format.number(m.distinctUsers)} users</span>
-    <span class="per-month" aria-hidden="true">${format.number(m.distinctSessions)} sessions</span>
+    <span class="per-month" aria-hidden="true">${format.count(m.distinctUsers, 'user', 'users')}</span>
+    <span class="per-month" aria-hidden="true">${format.count(m.distinctSessions, 'session', 'sessions')}</span>
     <span class="sr-only"
-      >${format.monthLong(month)}: ${format.number(m.messageCount)} messages, ${format.number(m.distinctUsers)} distinct users,
-      ${format.number(m.distinctSessions)} sessions</span
+      >${format.monthLong(month)}: ${format.count(m.messageCount, 'message', 'messages')},
+      ${format.count(m.distinctUsers, 'distinct user', 'distinct users')}, ${format.count(m.distinctSessions, 'session', 'sessions')}</span
     >
   </li>`;
 }

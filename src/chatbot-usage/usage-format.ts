@@ -3,6 +3,9 @@
  * and always in UTC, because upstream counts UTC calendar months and a month label must name the
  * same month for every viewer, wherever they are.
  */
+/** The view's words are English whatever the page's language: so are their plurals. */
+const ENGLISH_PLURALS = new Intl.PluralRules('en');
+
 export class UsageFormat {
   readonly #numbers: Intl.NumberFormat;
   readonly #shortMonth: Intl.DateTimeFormat;
@@ -26,6 +29,14 @@ export class UsageFormat {
 
   number(value: number): string {
     return this.#numbers.format(value);
+  }
+
+  /**
+   * A figure and its noun, "1 user" or "2 users": the figure in the page's language, the noun
+   * by English plural rules, as every word of the view is English.
+   */
+  count(value: number, one: string, other: string): string {
+    return `${this.number(value)} ${ENGLISH_PLURALS.select(value) === 'one' ? one : other}`;
   }
 
   /** `2025-03` as "Mar". */

@@ -36,7 +36,7 @@ export function usersTemplate(
 ): TemplateResult {
   const scope = busiest.complete
     ? `Every user active in the range (${format.number(busiest.read)}), ranked by the messages each has sent in all.`
-    : `The ${format.number(busiest.read)} users active most recently (of ${format.number(busiest.totalUsers)}), ranked by the messages each has sent in all.`;
+    : `The ${format.count(busiest.read, 'user', 'users')} active most recently (of ${format.number(busiest.totalUsers)}), ranked by the messages each has sent in all.`;
   return html`<p class="note">${scope} Choose a user to see their sessions.</p>
     ${
       busiest.users.length
@@ -70,7 +70,7 @@ export function sessionsTemplate(
             (session) => html`<li>
               <button type="button" part="session" data-session-id=${inertText(session.id)} aria-pressed=${session.id === selected ? 'true' : 'false'} @click=${() => actions.openSession(session)}>
                 <span class="name">${format.time(session.createdAt)}</span>
-                <span class="count">${format.number(session.messageCount)} messages</span>
+                <span class="count">${format.count(session.messageCount, 'message', 'messages')}</span>
                 <span class="sub">last ${format.time(session.lastMessageAt)}</span>
               </button>
             </li>`,

@@ -32,7 +32,7 @@ export function totalsTemplate(f: RangeTotals, format: UsageFormat): TemplateRes
     </dl>
     ${
       monthsSum !== f.total
-        ? html`<p class="note warning">The months add up to ${format.number(monthsSum)} messages, the count for the range is ${format.number(f.total)}: upstream changed while loading; choose Show again.</p>`
+        ? html`<p class="note warning">The months add up to ${format.count(monthsSum, 'message', 'messages')}, the count for the range is ${format.number(f.total)}: upstream changed while loading; choose Show again.</p>`
         : nothing
     }`;
 }

@@ -73,7 +73,7 @@ describe('<chatbot-usage> accessibility', () => {
   it('every bar has one sentence for screen readers: month, messages, users and sessions', async () => {
     const { el } = await mountUsage({ from: '2023-02-01', to: '2023-03-01' });
     const sentence = parts(el, 'bar')[0]!.querySelector('.sr-only')!.textContent!.replace(/\s+/g, ' ').trim();
-    equal(sentence, 'February 2023: 4 messages, 1 distinct users, 2 sessions');
+    equal(sentence, 'February 2023: 4 messages, 1 distinct user, 2 sessions');
     // The visible figures are hidden from screen readers, which would otherwise hear them twice.
     for (const visible of parts(el, 'bar')[0]!.querySelectorAll('.figure, .month, .per-month'))
       equal(visible.getAttribute('aria-hidden'), 'true');

@@ -131,6 +131,20 @@ describe('<chatbot-usage> visitors’ feedback', () => {
     );
   });
 
+  it('a long range scrolls its months inside the box, under the column heads, and the rated answers start below it', async () => {
+    const { el } = await mountUsage({ from: '2021-01-01', to: '2024-01-01' });
+    const box = el.shadowRoot!.querySelector<HTMLElement>('.feedback .table-scroll')!;
+    equal(box.querySelectorAll('tbody tr').length, 36);
+    assert(box.scrollHeight > box.clientHeight + 100, 'three years of months are taller than the box');
+    box.scrollTop = box.scrollHeight;
+    await new Promise(requestAnimationFrame);
+    const head = box.querySelector('thead th')!.getBoundingClientRect();
+    const frame = box.getBoundingClientRect();
+    assert(Math.abs(head.top - frame.top) <= 2, `the column heads stay at the top of the box (${head.top} against ${frame.top})`);
+    const rated = el.shadowRoot!.getElementById('rated-heading')!.getBoundingClientRect();
+    assert(rated.top >= frame.bottom + 12, `a gap between the box and "Rated answers" (${rated.top - frame.bottom} px)`);
+  });
+
   for (const theme of ['light', 'dark']) {
     it(`has no axe violations with the feedback shown and an answer open, ${theme}`, async () => {
       const { namespace } = await rated();
