@@ -7,7 +7,8 @@
 //    with a `fetch` that answers at once, so no network is measured. Target: under 1 ms median.
 // 3. POST message against the real emulator (bench/support/handler-sends.ts), for both reply sources
 //    side by side: the emulator alone versus the handler in front of it, with upstream calls over
-//    keep-alive node:http (what the Node adapters use) and over Node's global fetch, in rounds
+//    keep-alive node:http (what the Node adapters use) and over Node's global fetch, beside a
+//    plain proxy that only passes requests on (the hop's own cost), in rounds
 //    (BENCH_ROUNDS, default 5, of BENCH_SEND_SECONDS, default 3, per run).
 //    Target: handler/direct at least 0.8 with the instant reply source.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -2,6 +2,8 @@
 // signing handler in front of it, for both reply sources (the knowledge base and an instant one)
 // in one run. The handler runs twice: with keep-alive node:http upstream calls (keepAliveFetch,
 // what the Node adapters use) and with Node's global fetch, so the difference is measured too.
+// Beside them a plain proxy, a Node server that only passes each request on: the extra hop's own
+// cost, which no handler in front of upstream can go below.
 // Several short rounds rather than one long run each: on a shared machine another job's burst
 // then spoils a round, not the figure.
 // Each server is its own process; autocannon runs in the bench's process. Beside the throughput
@@ -9,7 +11,7 @@
 // run), which does not depend on what else the machine is doing: on a busy machine the
 // throughput ratio mostly measures the scheduler, the CPU per send still measures the code.
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { createEmulator, type ReplySource } from '../../src/emulator/index.js';
@@ -29,31 +31,70 @@ type SourceName = (typeof SOURCES)[keyof typeof SOURCES];
 /** A reply source that answers at once: what remains is the emulator's own work. */
 const instantReplies: ReplySource = { name: 'instant', reply: async ({ content }) => `You asked: ${content}` };
 
-/** Child mode: `emulator <source>` or `handler <keep-alive|global> <upstream base URL>`; prints `PORT n`. */
+/**
+ * The hop alone: a `node:http` server that passes each request as it came (already signed) to
+ * upstream over a keep-alive agent and writes the answer back, the way the handler's Node adapter
+ * does (whole body, one `writeHead`, one `end`), with none of the handler's work between. What it
+ * costs is what any Node server in front of upstream costs, before it does anything.
+ */
+function plainProxy(upstreamOrigin: string): RequestListener {
+  const { hostname, port } = new URL(upstreamOrigin);
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      const forwarded = httpRequest({ hostname, port, path: req.url, method: req.method, headers, agent }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () => {
+          const bytes = Buffer.concat(body);
+          res.writeHead(answer.statusCode ?? 502, {
+            'content-type': answer.headers['content-type'] ?? 'application/json',
+            'content-length': bytes.length,
+          });
+          res.end(bytes);
+        });
+      });
+      forwarded.on('error', () => res.writeHead(502).end());
+      forwarded.end(Buffer.concat(chunks));
+    });
+  };
+}
+
+/**
+ * Child mode: `emulator <source>`, `handler <keep-alive|global> <upstream base URL>` or
+ * `proxy - <upstream base URL>`; prints `PORT n`.
+ */
 export async function serveSendsChild([mode, variant, upstreamUrl]: string[]): Promise<void> {
   const listener =
-    mode === 'emulator'
-      ? createEmulator({
-          db: ':memory:',
-          chatbots: [{ ...BOT, tier: 'enterprise', dailyLimit: UNLIMITED }],
-          replySource: (variant as SourceName) === 'instant' ? instantReplies : createDefaultReplySource(),
-        }).listener
-      : toNodeListener(
-          createSigningHandler({
-            apiBaseUrl: upstreamUrl!,
-            apiKey: BOT.apiKey,
-            apiSecret: BOT.apiSecret,
-            chatbotId: BOT.id,
-            logger: { warn() {}, error() {} },
-            limits: {
-              sendsPerMinute: UNLIMITED,
-              sendsPerDay: UNLIMITED,
-              sendsPerMinutePerAddress: UNLIMITED,
-              dailyQuotaSharePerAddress: 1,
-            },
-            ...(variant === 'keep-alive' ? { fetch: keepAliveFetch } : {}),
-          }),
-        );
+    mode === 'proxy'
+      ? plainProxy(new URL(upstreamUrl!).origin)
+      : mode === 'emulator'
+        ? createEmulator({
+            db: ':memory:',
+            chatbots: [{ ...BOT, tier: 'enterprise', dailyLimit: UNLIMITED }],
+            replySource: (variant as SourceName) === 'instant' ? instantReplies : createDefaultReplySource(),
+          }).listener
+        : toNodeListener(
+            createSigningHandler({
+              apiBaseUrl: upstreamUrl!,
+              apiKey: BOT.apiKey,
+              apiSecret: BOT.apiSecret,
+              chatbotId: BOT.id,
+              logger: { warn() {}, error() {} },
+              limits: {
+                sendsPerMinute: UNLIMITED,
+                sendsPerDay: UNLIMITED,
+                sendsPerMinutePerAddress: UNLIMITED,
+                dailyQuotaSharePerAddress: 1,
+              },
+              ...(variant === 'keep-alive' ? { fetch: keepAliveFetch } : {}),
+            }),
+          );
   // The bench reads this process's CPU time here, before and after each load run.
   const server = createServer((req, res) => {
     if (req.url === CPU_PATH) return void res.end(String(cpuMicros()));
@@ -88,8 +129,11 @@ async function measure(options: autocannon.Options, cpuPorts: number[]): Promise
   return { rps: result.requests.average, cpuPerSend: after.map((a, i) => (a - before[i]!) / Math.max(1, result.requests.total)) };
 }
 
-/** Sends straight to the emulator, signed as the handler would sign them. */
-async function direct(port: number, user: string, duration: number, connections: number): Promise<Run> {
+/**
+ * Sends signed as the handler would sign them, straight to the emulator at `port`, or through
+ * the plain proxy in front of it (`upstreamPort`: the emulator's, whose CPU is read too).
+ */
+async function direct(port: number, user: string, duration: number, connections: number, upstreamPort?: number): Promise<Run> {
   const path = `/api/Dev/${BOT.id}/message`;
   const body = JSON.stringify({ user: { id: user, name: 'Visitor' }, message: { content: QUESTION } });
   const timestamp = unixSeconds(Date.now());
@@ -103,7 +147,7 @@ async function direct(port: number, user: string, duration: number, connections:
       duration,
       headers: { 'Content-Type': 'application/json', 'X-API-Key': BOT.apiKey, 'X-Timestamp': String(timestamp), 'X-Signature': signature },
     },
-    [port],
+    upstreamPort === undefined ? [port] : [port, upstreamPort],
   );
 }
 
@@ -137,16 +181,18 @@ function median(values: number[]): number {
 
 /**
  * Prints handler/direct for both reply sources, side by side, and the CPU each process spent per
- * send. The machine may be shared: each source runs `rounds` rounds of emulator alone, handler
- * with keep-alive, handler with global fetch, one after the other, so each round's ratio compares
- * runs seconds apart; the median round is the figure, the range shows the noise.
+ * send. The machine may be shared: each source runs `rounds` rounds of emulator alone, the plain
+ * proxy, handler with keep-alive, handler with global fetch, one after the other, so each round's
+ * ratio compares runs seconds apart; the median round is the figure, the range shows the noise.
+ * The plain proxy's ratio is the ceiling of any Node server in front of upstream on this machine:
+ * what the handler loses beyond it is its own work.
  */
 export async function sendsSection(startChild: StartChild, duration: number, connections: number, rounds: number): Promise<void> {
   console.log(
-    `POST message against the emulator, autocannon ${connections} connections, ${rounds} rounds of ${duration} s each (emulator alone, then the handler both ways); median round, range in brackets:`,
+    `POST message against the emulator, autocannon ${connections} connections, ${rounds} rounds of ${duration} s each (emulator alone, a plain proxy, then the handler both ways); median round, range in brackets:`,
   );
   console.log(
-    `  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'handler, keep-alive'.padStart(36)} ${'handler, global fetch'.padStart(36)}`,
+    `  ${'reply source'.padEnd(16)} ${'emulator alone'.padStart(16)} ${'plain proxy (the hop alone)'.padStart(36)} ${'handler, keep-alive'.padStart(36)} ${'handler, global fetch'.padStart(36)}`,
   );
   const cpuRows: string[] = [];
   for (const [label, source] of Object.entries(SOURCES)) {
@@ -157,13 +203,16 @@ export async function sendsSection(startChild: StartChild, duration: number, con
       const upstream = `http://127.0.0.1:${emulator.port}/api`;
       const keepAlive = await startChild(['--serve-sends', 'handler', 'keep-alive', upstream]);
       const global = await startChild(['--serve-sends', 'handler', 'global', upstream]);
-      children.push(keepAlive.child, global.child);
+      const proxy = await startChild(['--serve-sends', 'proxy', '-', upstream]);
+      children.push(keepAlive.child, global.child, proxy.child);
 
       const alone: Run[] = [];
+      const viaProxy: Run[] = [];
       const viaKeepAlive: Run[] = [];
       const viaGlobal: Run[] = [];
       for (let round = 0; round < rounds; round++) {
         alone.push(await direct(emulator.port, `u_direct_${round}`, duration, connections));
+        viaProxy.push(await direct(proxy.port, `u_proxy_${round}`, duration, connections, emulator.port));
         viaKeepAlive.push(await throughHandler(keepAlive.port, emulator.port, duration, connections));
         viaGlobal.push(await throughHandler(global.port, emulator.port, duration, connections));
       }
@@ -176,12 +225,12 @@ export async function sendsSection(startChild: StartChild, duration: number, con
         );
       };
       console.log(
-        `  ${label.padEnd(16)} ${`${median(alone.map((run) => run.rps)).toFixed(0)} req/s`.padStart(16)} ${cell(viaKeepAlive)} ${cell(viaGlobal)}`,
+        `  ${label.padEnd(16)} ${`${median(alone.map((run) => run.rps)).toFixed(0)} req/s`.padStart(16)} ${cell(viaProxy)} ${cell(viaKeepAlive)} ${cell(viaGlobal)}`,
       );
       const µs = (value: number) => `${value.toFixed(0)} µs`;
       const cpu = (runs: Run[], server: number) => median(runs.map((run) => run.cpuPerSend[server]!));
       cpuRows.push(
-        `  ${label.padEnd(16)} emulator alone ${µs(cpu(alone, 0))}; through the handler: handler ${µs(cpu(viaKeepAlive, 0))} (global fetch ${µs(cpu(viaGlobal, 0))}) + emulator ${µs(cpu(viaKeepAlive, 1))}`,
+        `  ${label.padEnd(16)} emulator alone ${µs(cpu(alone, 0))}; plain proxy ${µs(cpu(viaProxy, 0))} + emulator ${µs(cpu(viaProxy, 1))}; through the handler: handler ${µs(cpu(viaKeepAlive, 0))} (global fetch ${µs(cpu(viaGlobal, 0))}) + emulator ${µs(cpu(viaKeepAlive, 1))}`,
       );
     } finally {
       for (const child of children) child.kill();
