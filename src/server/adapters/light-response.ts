@@ -158,7 +158,22 @@ export class LightResponse {
     return this.#real ? this.#real.redirected : false;
   }
 
+  /**
+   * The parts' bytes, when nothing has needed the real Response: what the core reads upstream's
+   * answers with. A copy in a buffer of its own, as the real one gives (a Node Buffer's bytes may
+   * sit in a shared pool), and the body is used from then on; no body is never used, as there.
+   */
+  #partsBytes(): Uint8Array | undefined {
+    const parts = this.#parts;
+    if (!parts || this.#stream || this.#read) return undefined;
+    if (parts.body === null) return new Uint8Array(0);
+    this.#read = true;
+    return typeof parts.body === 'string' ? new TextEncoder().encode(parts.body) : new Uint8Array(parts.body);
+  }
+
   arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#partsBytes();
+    if (bytes) return Promise.resolve(bytes.buffer as ArrayBuffer);
     return this.#consume((response) => response.arrayBuffer());
   }
 

@@ -4,6 +4,12 @@
  * bodies and upstream answers.
  */
 
+/** The length a request or answer declares for its body: a `Content-Length` of digits only, else undefined. */
+export function declaredLength(headers: Pick<Headers, 'get'>): number | undefined {
+  const value = headers.get('Content-Length');
+  return value !== null && /^[0-9]{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
 /** Thrown when the stream goes past the cap; the stream is cancelled first. */
 export class StreamTooLarge extends Error {
   override name = 'StreamTooLarge';

@@ -3,7 +3,7 @@
  * before reading, a body of declared length is read whole (and its size checked), and a body
  * without one (chunked) is counted as bytes arrive, reading stopping past the cap.
  */
-import { readCapped, StreamTooLarge } from './capped-stream.js';
+import { declaredLength, readCapped, StreamTooLarge } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -15,15 +15,9 @@ export function isJsonRequest(request: Request): boolean {
   return type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** The length a request declares for its body: a `Content-Length` of digits only, else undefined. */
-function declaredLength(request: Request): number | undefined {
-  const value = request.headers.get('Content-Length');
-  return value !== null && /^[0-9]{1,15}$/.test(value) ? Number(value) : undefined;
-}
-
 /** The body's bytes, at most `maxBytes` of them; answers 413 past that and 400 when the body breaks off. */
 async function readBodyCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = declaredLength(request);
+  const declared = declaredLength(request.headers);
   // A declared length over the cap is refused at once, the body left unread.
   if (declared !== undefined && declared > maxBytes) {
     await request.body?.cancel().catch(() => undefined);

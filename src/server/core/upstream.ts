@@ -9,7 +9,7 @@ import { retryAfterSeconds } from '../../shared/retry-after.js';
 import { unixSeconds } from '../../shared/signature.js';
 import { prepareRequest, signedHeaders, type PreparedRequest } from '../../client/signed-request.js';
 import type { ResolvedOptions } from './options.js';
-import { readCapped } from './capped-stream.js';
+import { declaredLength, readCapped, StreamTooLarge } from './capped-stream.js';
 import { refuse, TEXT } from './responses.js';
 
 /** Upstream answers larger than this are treated as malformed rather than buffered. */
@@ -41,7 +41,21 @@ export interface UpstreamAnswer {
 
 class UpstreamTimeout extends Error {}
 
+/**
+ * The answer's body as text, at most {@link MAX_UPSTREAM_BODY_BYTES} of UTF-8. A body whose length
+ * is declared, within the cap and not compressed is read whole in one go: HTTP delivers exactly
+ * that many bytes, and a Web stream read chunk by chunk costs more than such an answer (its size is
+ * still checked). Any other body is counted as it arrives, and reading stops past the cap: a
+ * compressed answer can unpack to far more than it declares.
+ */
 async function readLimited(response: Response): Promise<string> {
+  const declared = declaredLength(response.headers);
+  const encoding = response.headers.get('Content-Encoding');
+  if (declared !== undefined && declared <= MAX_UPSTREAM_BODY_BYTES && (!encoding || encoding === 'identity')) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.byteLength > MAX_UPSTREAM_BODY_BYTES) throw new StreamTooLarge();
+    return decoder.decode(bytes);
+  }
   if (!response.body) return '';
   return decoder.decode(await readCapped(response.body, MAX_UPSTREAM_BODY_BYTES));
 }

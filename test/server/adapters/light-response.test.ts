@@ -39,6 +39,27 @@ describe('LightResponse', () => {
     assert.equal(light(null, { status: 204 }).body, null);
   });
 
+  it('reads its bytes with arrayBuffer as the real one does: a buffer of their own, once, and no body is no bytes', async () => {
+    // A small Node Buffer sits in a shared pool: its ArrayBuffer holds other bytes too.
+    const pooled = Buffer.from('{"reply":"hi"}');
+    assert.ok(pooled.buffer.byteLength > pooled.byteLength, 'the Buffer shares a larger pool');
+    for (const make of [light, (body?: BodyInit | null, init?: ResponseInit) => new Response(body, init)]) {
+      const response = make(pooled as Uint8Array<ArrayBuffer>, { headers: JSON_HEADERS });
+      const bytes = await response.arrayBuffer();
+      assert.equal(bytes.byteLength, pooled.byteLength);
+      assert.equal(new TextDecoder().decode(bytes), '{"reply":"hi"}');
+      new Uint8Array(bytes)[0] = 0x5b;
+      assert.equal(pooled[0], 0x7b, 'a copy: writing it leaves the body as it was');
+      assert.equal(response.bodyUsed, true);
+      await assert.rejects(response.arrayBuffer(), TypeError, 'a body is read once');
+      const text = make('héllo', { headers: { 'Content-Type': 'text/plain' } });
+      assert.deepEqual([...new Uint8Array(await text.arrayBuffer())], [...new TextEncoder().encode('héllo')]);
+      const empty = make(null, { status: 204 });
+      assert.equal((await empty.arrayBuffer()).byteLength, 0);
+      assert.equal(empty.bodyUsed, false, 'no body is never used');
+    }
+  });
+
   it('adds text/plain to a text body without a Content-Type, and keeps a header set after it was built, as the real one does', async () => {
     const bare = light('plain');
     assert.equal(bare.headers.get('content-type'), new Response('plain').headers.get('content-type'));
