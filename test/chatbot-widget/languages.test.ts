@@ -4,7 +4,8 @@
 import { strings as french } from '../../src/ui/locales/fr.js';
 import { strings as japanese } from '../../src/ui/locales/ja.js';
 import { strings as english } from '../../src/ui/locales/en.js';
-import { equal, mount, part, unmountAll, waitFor } from '../helpers/browser/helpers.js';
+import { sendKeys } from '@web/test-runner-commands';
+import { equal, mount, part, parts, typeAndSend, unmountAll, waitFor, waitForReplies } from '../helpers/browser/helpers.js';
 
 const pageLang = document.documentElement.getAttribute('lang');
 let consoleErrors: unknown[][] = [];
@@ -62,6 +63,29 @@ describe('<chatbot-widget> language', () => {
     equal((await shown({})).send, japanese.send, 'ja-JP: Japanese');
     document.documentElement.setAttribute('lang', 'zz');
     equal((await shown({})).send, english.send, 'zz: English');
+  });
+
+  it('in an Arabic panel, Latin texts read left to right: heading, greeting, suggestions, history lines and search results', async () => {
+    const { el } = await shown({
+      lang: 'ar',
+      heading: 'Example Corp help',
+      greeting: 'What would you like to know?',
+      suggestions: '["Does it work offline?"]',
+    });
+    equal(getComputedStyle(part(el, 'panel')!).direction, 'rtl', 'the panel is right to left');
+    const direction = (node: Element | null | undefined) => (node ? getComputedStyle(node).direction : 'missing');
+    equal(direction(el.shadowRoot!.getElementById('heading')), 'ltr', 'the heading');
+    equal(direction(await waitFor(() => part(el, 'greeting')?.querySelector('.plain'), 'the greeting')), 'ltr', 'the greeting');
+    equal(direction(part(el, 'suggestion')), 'ltr', 'a suggestion');
+    await typeAndSend(el, 'Where is my order?');
+    await waitForReplies(el, 1);
+    part(el, 'history-button')!.click();
+    const session = await waitFor(() => part(el, 'session'), 'a conversation in the history');
+    equal(direction(session.querySelector('.line')), 'ltr', "a conversation's first line");
+    (part(el, 'search-input') as HTMLInputElement).focus();
+    await sendKeys({ type: 'order' });
+    const result = await waitFor(() => parts(el, 'search-result')[0], 'a search result');
+    equal(direction(result.querySelector('.line')), 'ltr', 'a search result');
   });
 
   it("prefers the element's lang to the page's, with a region falling back to its language", async () => {

@@ -8,12 +8,16 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { inertText } from '../../ui/inert-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 
-/** The greeting as a bot bubble, or nothing without one. */
+/**
+ * The greeting as a bot bubble, or nothing without one. It and each suggestion take their
+ * direction from their own text (`dir="auto"`), as message bubbles do: a site's English greeting in
+ * an Arabic panel keeps its question mark at its end.
+ */
 export function renderGreeting(greeting: unknown, t: WidgetStrings): TemplateResult | typeof nothing {
   const text = inertText(greeting).trim();
   if (!text) return nothing;
   return html`<div part="greeting" class="greeting">
-    <div class="bubble"><span class="sr-only">${t.bot}:</span> <span class="plain">${text}</span></div>
+    <div class="bubble"><span class="sr-only">${t.bot}:</span> <span class="plain" dir="auto">${text}</span></div>
   </div>`;
 }
 
@@ -37,6 +41,6 @@ export function renderSuggestions(
   const prompts = usableSuggestions(suggestions);
   if (!prompts.length) return nothing;
   return html`<div class="suggestions" role="group" aria-label=${t.suggestionsLabel}>
-    ${prompts.map((text) => html`<button part="suggestion" type="button" ?disabled=${disabled} @click=${() => onChoose(text)}>${text}</button>`)}
+    ${prompts.map((text) => html`<button part="suggestion" type="button" dir="auto" ?disabled=${disabled} @click=${() => onChoose(text)}>${text}</button>`)}
   </div>`;
 }

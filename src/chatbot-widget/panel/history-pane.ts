@@ -136,7 +136,7 @@ export function renderHistoryPane(root: ShadowRoot, view: HistoryPaneView, pane:
           <button part="session" type="button" data-session=${s.id} aria-current=${view.shownSessionId === s.id ? 'true' : 'false'}
             @click=${() => pane.openSession(s.id)}>
             <span class="date">${time.format(s.lastMessageAt, true)} · ${plural(t, 'sessionMessages', s.messageCount, formatTag)}</span>
-            <span class="line">${inertText(history.firstLines.get(s.id)) || '…'}</span>
+            <span class="line" dir="auto">${inertText(history.firstLines.get(s.id)) || '…'}</span>
           </button>
         </li>`,
       )}

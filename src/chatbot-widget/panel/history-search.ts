@@ -160,7 +160,7 @@ export class HistorySearch {
                 <button part="search-result" type="button" data-session=${hit.sessionId} data-message=${hit.messageId}
                   @click=${() => open(hit)} @keydown=${this.#onResultKeydown}>
                   <span class="date">${formatTime(hit.createdAt)}</span>
-                  <span class="line">${hit.pieces.map((piece) => (piece.mark ? html`<mark>${inertText(piece.text)}</mark>` : inertText(piece.text)))}</span>
+                  <span class="line" dir="auto">${hit.pieces.map((piece) => (piece.mark ? html`<mark>${inertText(piece.text)}</mark>` : inertText(piece.text)))}</span>
                 </button>
               </li>`,
             )}

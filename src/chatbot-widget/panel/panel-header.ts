@@ -27,7 +27,7 @@ export function renderPanelHeader(view: PanelHeaderView) {
   return html`<div part="header">
     <button part="history-button" class="icon-button" type="button" aria-pressed=${view.historyOpen ? 'true' : 'false'}
       aria-label=${view.historyOpen ? t.hideHistory : t.showHistory} @click=${view.toggleHistory}>${historyIcon}</button>
-    <h2 id="heading">${inertText(view.heading) || t.heading}</h2>
+    <h2 id="heading" dir="auto">${inertText(view.heading) || t.heading}</h2>
     <button part="download-button" class="icon-button" type="button" aria-label=${t.downloadTranscript}
       ?disabled=${!view.downloadable} @click=${view.download}>${downloadIcon}</button>
     ${
