@@ -77,6 +77,23 @@ describe('<chatbot-widget> from the keyboard alone', () => {
 
   // Escape on a row of the pane hides the pane with the focused row in it: unless focus moves,
   // it falls to the page's body, and the second Escape never reaches the widget.
+  it('with the history pane open, Tab goes round the header and the pane only: the conversation under it is inert', async () => {
+    const { el, history } = await historyOpenedByKeyboard();
+    const chat = el.shadowRoot!.querySelector<HTMLElement>('.chat')!;
+    assert(chat.inert, 'the conversation is inert while the pane covers it');
+    const reached = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      await press('Tab');
+      const active = focused(el);
+      assert(active, `focus left the widget after ${i + 1} presses of Tab`);
+      assert(!chat.contains(active), `Tab reached ${active.getAttribute('part') ?? active.localName} under the pane`);
+      reached.add(history.contains(active) ? 'pane' : 'header');
+    }
+    equal([...reached].sort().join(), 'header,pane', 'both the header and the pane were reached');
+    await escape(el);
+    assert(!chat.inert, 'the conversation is live again once the pane closes');
+  });
+
   it('Escape on a row of the history pane returns focus to the history button, so a second Escape closes the panel', async () => {
     const { el, history, historyButton } = await historyOpenedByKeyboard();
     await tabTo(el, 'session');

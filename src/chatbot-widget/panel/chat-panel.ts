@@ -179,12 +179,13 @@ export class ChatPanel {
           formatTag: host.formatTag,
           shownSessionId: c.viewing ?? c.current?.sessionId,
         })}
-        <div class="chat">
+        <!-- Under the open history pane the conversation is inert: no focus, nothing read out. -->
+        <div class="chat" ?inert=${this.#history.open}>
           ${this.#history.renderViewingBar({ t, time: this.#time })} ${renderMessageList(list)}
           ${empty ? renderSuggestions(host.suggestions, t, quotaExhausted(chat.quota), (text) => void this.send(text)) : nothing}
-          ${renderQuotaNotice(this.#quotaWords, chat.quota)} ${this.#renderError(t)} ${this.#announcer.render()}
-          ${this.#composer.render(t, QUOTA_NOTICE_ID)}
+          ${renderQuotaNotice(this.#quotaWords, chat.quota)} ${this.#renderError(t)} ${this.#composer.render(t, QUOTA_NOTICE_ID)}
         </div>
+        ${this.#announcer.render()}
       </div>`;
   }
 }

@@ -46,7 +46,10 @@ export class FocusTrap implements ReactiveController {
     const container = this.#options.container();
     if (event.key !== 'Tab' || !container) return;
     const always = this.#options.alwaysFocusable?.();
-    const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === always);
+    // Laid out and not inert (the conversation under the open history pane is).
+    const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+      (el) => (el.offsetParent !== null || el === always) && !el.closest('[inert]'),
+    );
     if (!focusable.length) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
