@@ -171,12 +171,15 @@ describe('<chatbot-widget> outbox', () => {
     // Without the event nothing is resent behind the visitor's back.
     await quietFor(300);
     equal(parts(el, 'message-failed').length, 2, 'still failed before the browser says it is online');
+    assert(part(el, 'error'), 'the error line says so');
     // The browser fires `online` when its connection returns; the fault here is the backend's
     // switch, not the browser's, so the test fires the same event itself.
     window.dispatchEvent(new Event('online'));
     await waitFor(() => !part(el, 'message-failed') && !part(el, 'message-pending'), 'both resent without a click');
     await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: written offline'), 'the reply to the offline message');
     await waitFor(() => bubbleTexts(el, 'message-bot').includes('You said: arrived, answer lost'), 'the reply found upstream');
+    await el.updateComplete;
+    equal(part(el, 'error'), null, 'the error line is gone once its message went out');
 
     const identity = (await storedIdentity(namespace))!;
     const upstream = await upstreamMessages(identity.userId);
@@ -204,6 +207,7 @@ describe('<chatbot-widget> outbox', () => {
     await quietFor(300);
     assert(part(el, 'message-failed'), 'a refusal is not retried by the online event');
     equal(part(el, 'typing'), null, 'nothing was sent');
+    assert(part(el, 'error'), 'its error line stays while the message waits for the visitor');
   });
 
   it('keeps messages sent in a row in order, each answered once', async () => {

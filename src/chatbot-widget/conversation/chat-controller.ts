@@ -1,4 +1,4 @@
-// Kept whole (about 420 lines): the lifecycle of a connection is read here in one place, in the
+// Kept whole (about 435 lines): the lifecycle of a connection is read here in one place, in the
 // order its steps guard each other (start, whose records are read, who a message is written for,
 // a change of user, tab notes, reset). The jobs around it have files of their own: the records in
 // visitor-records.ts, who the visitor is in identity/ (and, for the site's login, the check of who
@@ -175,6 +175,15 @@ export class ChatController implements ReactiveController {
   hostConnected() {
     addEventListener('online', this.#onOnline);
     addEventListener('pagehide', this.#onLeave);
+  }
+
+  /**
+   * An error about a message is over once the message is no longer waiting: sent when the network
+   * came back, sent by another tab, or removed.
+   */
+  hostUpdate() {
+    const about = this.error?.localId;
+    if (about !== undefined && !this.sender.entries.some((entry) => entry.localId === about)) this.error = undefined;
   }
 
   hostDisconnected() {
