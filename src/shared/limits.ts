@@ -1,7 +1,8 @@
 /**
  * The sizes the upstream API accepts, defined once: the emulator enforces them, the handler checks
- * a visitor's send against them before it reaches upstream, and the widget's input stops typing
- * at them. Lengths of texts are in Unicode code points, as upstream counts them.
+ * a visitor's send against them before it reaches upstream, and the widget's field says when a
+ * message is past them (and sends nothing until it is short enough). Lengths of texts are in
+ * Unicode code points, as upstream counts them.
  */
 
 /** `message.content`: 1 to 4,000 characters. */

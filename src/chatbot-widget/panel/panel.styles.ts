@@ -128,6 +128,16 @@ export const panelStyles = [
     margin: 0;
     padding: 0.25rem 0.75rem;
   }
+  .message-count {
+    margin: 0;
+    padding-inline: 4px;
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+  .message-count [data-over] {
+    color: var(--_error-text);
+    font-weight: 600;
+  }
   [part='error'] {
     display: flex;
     align-items: flex-start;

@@ -57,7 +57,8 @@ export class SnapshotPolicy implements ReactiveController {
       !chat.sender.entries.length &&
       !chat.sender.typing &&
       !partOf(host, 'error') &&
-      !partOf(host, 'quota-notice');
+      !partOf(host, 'quota-notice') &&
+      !host.renderRoot.querySelector('.message-count:not([hidden])');
     // What is not in view is left out: what is hidden (the history pane, its search results), and
     // the bubbles scrolled out of view above (the first paint lays out what it shows).
     const seen = (node: Node) =>
