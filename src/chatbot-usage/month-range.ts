@@ -54,24 +54,30 @@ export function monthIndex(ms: number): number {
   return date.getUTCFullYear() * 12 + date.getUTCMonth();
 }
 
+/** Why `value` is not a date, in the words of the form's help line (its quotes too). */
+function notADate(field: 'From' | 'To', example: string, value: string): string {
+  const given = value.trim() ? `, not “${value.trim()}”` : '';
+  return `“${field}” must be a date such as ${example}${given}.`;
+}
+
 /** Checks `from` and `to` as given (attribute or form); never throws. */
 export function checkRange(from: string, to: string): RangeCheck {
   const fromMs = parseUtc(from);
   const toMs = parseUtc(to);
-  if (!Number.isFinite(fromMs)) return { ok: false, field: 'from', message: `"From" must be a date such as 2025-01-01, not "${from}".` };
-  if (!Number.isFinite(toMs)) return { ok: false, field: 'to', message: `"To" must be a date such as 2026-01-01, not "${to}".` };
+  if (!Number.isFinite(fromMs)) return { ok: false, field: 'from', message: notADate('From', '2025-01-01', from) };
+  if (!Number.isFinite(toMs)) return { ok: false, field: 'to', message: notADate('To', '2026-01-01', to) };
   if (toMs <= fromMs) {
     return {
       ok: false,
       field: 'to',
-      message: `"To" (${to.trim()}) must be after "From" (${from.trim()}): the range starts at From and ends just before To.`,
+      message: `“To” (${to.trim()}) must be after “From” (${from.trim()}): the range starts at “From” and ends just before “To”.`,
     };
   }
   if (monthIndex(toMs - 1) - monthIndex(fromMs) + 1 > MAX_RANGE_MONTHS) {
     return {
       ok: false,
       field: 'to',
-      message: `The range may span at most ${MAX_RANGE_MONTHS} months (100 years); choose a later "From" or an earlier "To".`,
+      message: `The range may span at most ${MAX_RANGE_MONTHS} months (100 years); choose a later “From” or an earlier “To”.`,
     };
   }
   return { ok: true, range: { from: from.trim(), to: to.trim(), fromMs, toMs } };

@@ -18,10 +18,13 @@ test('dates are UTC: a date alone is midnight UTC, a time without offset is UTC'
 test('a From after (or equal to) To is refused on the To field with a sentence; bad dates name their field', () => {
   const after = checkRange('2024-06-01', '2024-01-01');
   assert.equal(after.ok, false);
-  assert.ok(!after.ok && after.field === 'to' && /must be after "From"/.test(after.message));
+  assert.ok(!after.ok && after.field === 'to' && /must be after “From”/.test(after.message));
   assert.equal(checkRange('2024-01-01', '2024-01-01').ok, false);
   const bad = checkRange('2024-13-01', '2024-01-01');
-  assert.ok(!bad.ok && bad.field === 'from' && /"From" must be a date/.test(bad.message));
+  assert.ok(!bad.ok && bad.field === 'from');
+  assert.equal(!bad.ok && bad.message, '“From” must be a date such as 2025-01-01, not “2024-13-01”.');
+  const empty = checkRange('2024-01-01', '  ');
+  assert.equal(!empty.ok && empty.message, '“To” must be a date such as 2026-01-01.', 'an empty field is not quoted back');
   const ok = checkRange(' 2024-01-01 ', '2024-02-01');
   assert.ok(ok.ok && ok.range.from === '2024-01-01' && ok.range.toMs === Date.UTC(2024, 1, 1));
 });

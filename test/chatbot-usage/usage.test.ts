@@ -293,7 +293,7 @@ describe('<chatbot-usage> failures', () => {
     }
     equal(fetches.urls.length, 0, 'no request');
     const message = form.querySelector('#range-error')!.textContent!;
-    assert(/must be after "From"/.test(message), `the form says why: ${message}`);
+    assert(/must be after “From”/.test(message), `the form says why: ${message}`);
     equal((form.elements.namedItem('to') as HTMLInputElement).getAttribute('aria-invalid'), 'true');
     equal(el.shadowRoot!.activeElement, form.elements.namedItem('to'), 'focus on the field to fix');
     equal(el.from, YEAR.from, 'the range is unchanged');
@@ -344,7 +344,7 @@ describe('<chatbot-usage> failures', () => {
       const { el, errors } = await mountUsage({ from: '2024-13-01', to: '2024-01-01' });
       equal(errors.length, 1);
       equal(errors[0]!.kind, 'rejected');
-      assert(/"From" must be a date/.test(part(el, 'error')!.textContent!), part(el, 'error')!.textContent!);
+      assert(/“From” must be a date/.test(part(el, 'error')!.textContent!), part(el, 'error')!.textContent!);
     } finally {
       fetches.stop();
     }

@@ -90,12 +90,13 @@ function tidy(markdown: string): string {
 }
 
 /**
- * Links to other files of the docs mean nothing inside a chat bubble (they would resolve against
- * the visitor's page), so they become plain text; absolute links and anchors stay.
+ * Links to other files of the docs, and to headings of the page a section comes from, mean
+ * nothing inside a chat bubble (they would resolve against the visitor's page), so they become
+ * plain text; absolute links stay.
  */
 export function unlinkRelative(markdown: string): string {
   return markdown.replace(/(?<!!)\[([^\]\n]+)\]\(([^)\s]+)\)/g, (whole, text: string, href: string) =>
-    /^(https?:|mailto:|#)/i.test(href) ? whole : text,
+    /^(https?:|mailto:)/i.test(href) ? whole : text,
   );
 }
 

@@ -61,10 +61,10 @@ test('an excerpt never ends on a paragraph that introduces what it leaves out', 
   assert.deepEqual(excerpt('one\n\ntwo.\n\nthree', 12), { text: 'one\n\ntwo.', truncated: true });
 });
 
-test('links to other docs files become text; absolute links and anchors stay', () => {
+test('links to other docs files and to headings become text; absolute links stay', () => {
   assert.equal(
     unlinkRelative('See [Deploying](deployment.md), [site](https://example.com), [top](#top), ![logo](logo.png).'),
-    'See Deploying, [site](https://example.com), [top](#top), ![logo](logo.png).',
+    'See Deploying, [site](https://example.com), top, ![logo](logo.png).',
   );
 });
 
