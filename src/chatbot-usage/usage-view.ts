@@ -174,9 +174,13 @@ export class UsageView implements FeedbackActions {
     await this.#rendered();
     if (!this.#figures) return;
     performance.mark(MARK_RENDERED);
-    // A chart wider than its box opens on the latest months, which an owner looks at first.
-    const chart = this.#host.renderRoot.querySelector<HTMLElement>('.chart-scroll');
+    // A chart wider than its box opens on the latest months, which an owner looks at first, and
+    // so does a feedback table taller than its box (its total under them).
+    const root = this.#host.renderRoot;
+    const chart = root.querySelector<HTMLElement>('.chart-scroll');
     if (chart) chart.scrollLeft = chart.scrollWidth;
+    const feedback = root.querySelector<HTMLElement>('.feedback .table-scroll');
+    if (feedback) feedback.scrollTop = feedback.scrollHeight;
     // Then the rated answers, which need a read of each rated session: a load of their own.
     try {
       const [down, up] = await Promise.all([loadRated(api, range, 'down', 1), loadRated(api, range, 'up', 1)]);

@@ -131,11 +131,13 @@ describe('<chatbot-usage> visitors’ feedback', () => {
     );
   });
 
-  it('a long range scrolls its months inside the box, under the column heads, and the rated answers start below it', async () => {
+  it('a long range scrolls its months inside the box, opening on the latest, under the column heads, and the rated answers start below it', async () => {
     const { el } = await mountUsage({ from: '2021-01-01', to: '2024-01-01' });
     const box = el.shadowRoot!.querySelector<HTMLElement>('.feedback .table-scroll')!;
     equal(box.querySelectorAll('tbody tr').length, 36);
     assert(box.scrollHeight > box.clientHeight + 100, 'three years of months are taller than the box');
+    assert(box.scrollTop + box.clientHeight >= box.scrollHeight - 1, 'it opens on the latest months and the total, as the chart does');
+    box.scrollTop = 0;
     box.scrollTop = box.scrollHeight;
     await new Promise(requestAnimationFrame);
     const head = box.querySelector('thead th')!.getBoundingClientRect();
