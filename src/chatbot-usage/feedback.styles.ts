@@ -14,10 +14,20 @@ export const feedbackStyles = css`
   .feedback .table-scroll {
     max-block-size: 20rem;
     margin-block-end: 1.25rem;
+    container-type: inline-size;
+  }
+  /* In a box as narrow as a phone's, tighter cells: the three columns fit without scrolling sideways. */
+  @container (max-width: 22rem) {
+    .feedback th,
+    .feedback td {
+      padding-inline: 0.4rem;
+    }
   }
   .feedback thead th {
     position: sticky;
     inset-block-start: 0;
+    /* Three columns fit a phone when "Not helpful" may take two lines. */
+    white-space: normal;
   }
   .feedback h4 {
     margin: 0.75rem 0 0.35rem;

@@ -8,6 +8,7 @@ import { listedRatings, ratingsByMonth } from '../helpers/browser/ratings.js';
 import { mountUsage, unmountUsage } from '../helpers/browser/usage-helpers.js';
 import { axeViolations } from '../helpers/browser/axe.js';
 import type { ChatbotUsage } from '../../src/browser/index.js';
+import { setViewport } from '@web/test-runner-commands';
 
 const HOSTILE_COMMENT = '<img src=x onerror="window.__pwned=1">Too vague about refunds';
 const thisMonth = () => new Date().toISOString().slice(0, 7);
@@ -145,6 +146,17 @@ describe('<chatbot-usage> visitors’ feedback', () => {
     assert(Math.abs(head.top - frame.top) <= 2, `the column heads stay at the top of the box (${head.top} against ${frame.top})`);
     const rated = el.shadowRoot!.getElementById('rated-heading')!.getBoundingClientRect();
     assert(rated.top >= frame.bottom + 12, `a gap between the box and "Rated answers" (${rated.top - frame.bottom} px)`);
+  });
+
+  it('on a 360 px phone the feedback table fits its box: no sideways scrolling for three columns', async () => {
+    await setViewport({ width: 360, height: 740 });
+    try {
+      const { el } = await mountUsage({ from: '2026-01-01', to: '2027-01-01' });
+      const box = el.shadowRoot!.querySelector<HTMLElement>('.feedback .table-scroll')!;
+      assert(box.scrollWidth <= box.clientWidth, `the table is ${box.scrollWidth} px wide in a ${box.clientWidth} px box`);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   for (const theme of ['light', 'dark']) {
