@@ -111,10 +111,9 @@ export class Composer {
    * The counter near and past the longest message, and past it the alert, there (empty) from the
    * counter's first showing so that its words are read out when they come.
    */
-  #renderCount(t: WidgetStrings, count: number) {
-    const over = count > MAX_MESSAGE_CHARS;
+  #renderCount(t: WidgetStrings, count: number, over: boolean, counted: boolean) {
     const max = formatCount(MAX_MESSAGE_CHARS, this.#host.formatTag);
-    return html`<p class="message-count" ?hidden=${count < MAX_MESSAGE_CHARS * COUNTER_FROM}>
+    return html`<p class="message-count" ?hidden=${!counted}>
       <span id=${COUNT_ID} ?data-over=${over}>${format(t.feedbackCommentCount, { count: formatCount(count, this.#host.formatTag), max })}</span>
       <span data-over role="alert">${over ? format(t.feedbackCommentTooLong, { max }) : ''}</span>
     </p>`;
@@ -126,7 +125,8 @@ export class Composer {
     const blocked = this.#blocked();
     const count = length(this.#draft.trim());
     const over = count > MAX_MESSAGE_CHARS;
-    const described = [blocked && describedBy, count >= MAX_MESSAGE_CHARS * COUNTER_FROM && COUNT_ID].filter(Boolean).join(' ');
+    const counted = count >= MAX_MESSAGE_CHARS * COUNTER_FROM;
+    const described = [blocked && describedBy, counted && COUNT_ID].filter(Boolean).join(' ');
     return html`<form @submit=${this.#onSubmit}>
       ${
         attachments && this.#attachmentOpen
@@ -150,7 +150,7 @@ export class Composer {
           @input=${this.#onInput} @keydown=${this.#onKeydown}></textarea>
         <button part="send-button" type="submit" ?disabled=${!this.#draft.trim() || !!blocked || over}>${t.send}</button>
       </div>
-      ${this.#renderCount(t, count)}
+      ${this.#renderCount(t, count, over, counted)}
     </form>`;
   }
 }

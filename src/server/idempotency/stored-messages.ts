@@ -57,10 +57,10 @@ function during(question: Message, attempt: Attempt, skew: number): boolean {
  */
 export function questionCandidates(oldestFirst: readonly Message[], attempts: readonly Attempt[]): Message[] {
   const within = (question: Message, skew: number) => attempts.some((attempt) => during(question, attempt, skew));
-  const questions = oldestFirst.filter((m) => m.senderType === 'User' && within(m, CLOCK_SKEW_MS));
-  const byTime = (a: Message, b: Message) => timeOf(a) - timeOf(b);
-  const inside = questions.filter((m) => within(m, 0)).sort(byTime);
-  return [...inside, ...questions.filter((m) => !inside.includes(m)).sort(byTime)];
+  const group = (question: Message) => (within(question, 0) ? 0 : 1);
+  return oldestFirst
+    .filter((m) => m.senderType === 'User' && within(m, CLOCK_SKEW_MS))
+    .sort((a, b) => group(a) - group(b) || timeOf(a) - timeOf(b));
 }
 
 /**
