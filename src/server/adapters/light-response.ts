@@ -119,7 +119,8 @@ export class LightResponse {
   get headers(): Headers {
     const parts = this.#parts;
     if (!parts) return this.#real!.headers;
-    if (!(parts.headers instanceof Headers)) parts.headers = new Headers(parts.headers);
+    // Light too: the core adds its headers to answers, and the adapter writes them from the list.
+    if (!(parts.headers instanceof Headers)) parts.headers = RawHeaders.fromRecord(parts.headers ?? {}) as unknown as Headers;
     return parts.headers;
   }
 

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HandlerContext } from '../core/options.js';
 import { LightRequest } from './light-request.js';
+import { RawHeaders } from './raw-headers.js';
 
 const SAFE_HOST = /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,60}\](:[0-9]{1,5})?$/;
 
@@ -61,17 +62,15 @@ export function toWebRequest(
   const { url, rawPath } = requestUrl(req);
   const method = (req.method ?? 'GET').toUpperCase();
   const bodyText = method === 'GET' || method === 'HEAD' ? undefined : bodyOverride;
-  const headers = new Headers();
+  // The pairs as received, read by name without filling a Headers object (raw-headers.ts).
+  const raw: string[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     // A body a parser already read goes as text: its declared length no longer applies.
     if (name.startsWith(':') || (bodyOverride !== undefined && name.toLowerCase() === 'content-length')) continue;
-    try {
-      headers.append(name, req.rawHeaders[i + 1]!);
-    } catch {
-      // A value Web Headers cannot hold is left out rather than failing the request.
-    }
+    raw.push(name, req.rawHeaders[i + 1]!);
   }
+  const headers = new RawHeaders(raw) as unknown as Headers;
   if (bodyText !== undefined) {
     // The text's own length, and what a Request made with a text body says of it when the request did not.
     headers.set('content-length', String(Buffer.byteLength(bodyText)));

@@ -10,6 +10,7 @@ import { readCapped } from '../core/capped-stream.js';
 import { createSigningHandler, type SigningHandler } from '../signing-handler.js';
 import { keepAliveFetch } from './keep-alive-fetch.js';
 import { LightResponse, useLightResponses } from './light-response.js';
+import { RawHeaders } from './raw-headers.js';
 import { toWebRequest } from './node-request.js';
 
 export { keepAliveFetch } from './keep-alive-fetch.js';
@@ -32,7 +33,9 @@ export async function writeWebResponse(response: Response, req: IncomingMessage,
   let body: string | Uint8Array | null | undefined = parts?.body;
   if (!parts) body = response.body === null || req.method === 'HEAD' ? null : await readCapped(response.body, Number.POSITIVE_INFINITY);
   const headers = parts ? parts.headers : response.headers;
-  if (headers instanceof Headers) headers.forEach(addHeader);
+  const pairs = RawHeaders.pairsOf(headers);
+  if (pairs) for (let i = 0; i + 1 < pairs.length; i += 2) addHeader(pairs[i + 1]!, pairs[i]!);
+  else if (headers instanceof Headers) headers.forEach(addHeader);
   else if (headers) for (const name in headers) addHeader(headers[name]!, name);
   if (req.method === 'HEAD') body = null;
   if (body !== null && body !== undefined)

@@ -1,22 +1,51 @@
 /**
- * Web `Headers` over a Node message's raw header list (`rawHeaders`: name, value, name, value…),
- * built only when something needs more than reading. Filling a Headers object validates and
- * copies every pair; the handler only ever reads a few headers of an upstream answer by name. So
- * `get` and `has` scan the list, and any other use builds the real Headers once and answers from
- * it from then on. `instanceof Headers` holds, and every method behaves as the real one's.
+ * Web `Headers` over a raw header list (name, value, name, value…: a Node message's `rawHeaders`,
+ * or the pairs of a plain record), built into real Headers only when something needs more than
+ * reading and changing pairs. Filling a Headers object validates and copies every pair, and
+ * iterating it sorts them: the handler only reads a few headers by name, and adds a few to its
+ * answers. So `get` and `has` scan the list, `set`, `append` and `delete` change it (a copy of
+ * it: the list handed in is never written to), and the Node adapter writes an answer's headers
+ * from the list as it stands ({@link RawHeaders.pairsOf}). Anything else (iteration, a name or
+ * value Headers would refuse or change) builds the real Headers once and answers from it from then
+ * on. `instanceof Headers` holds, and every method behaves as the real one's.
  */
 
 /** HTTP whitespace, which Headers strips from the ends of every value. */
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 /** A header name Headers accepts (an HTTP token); any other name is left to Headers to refuse. */
 export const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * A value Headers keeps as it is: printable ASCII and inner spaces or tabs, no whitespace at either
+ * end. Any other value (to be trimmed, refused, or outside ASCII) is left to Headers.
+ */
+const PLAIN_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
 
 export class RawHeaders {
-  readonly #raw: readonly string[];
+  #raw: readonly string[];
+  /** Whether `#raw` is this object's own copy, which it may change. */
+  #owned = false;
   #built: Headers | undefined;
 
   constructor(raw: readonly string[]) {
     this.#raw = raw;
+  }
+
+  /** Headers over the pairs of `record`, whose names and values the caller has checked as Headers would. */
+  static fromRecord(record: Readonly<Record<string, string>>): RawHeaders {
+    const raw: string[] = [];
+    for (const name in record) raw.push(name, record[name]!);
+    const headers = new RawHeaders(raw);
+    headers.#owned = true;
+    return headers;
+  }
+
+  /**
+   * The pairs of `value`, when it is a RawHeaders that has not needed its real Headers: what a
+   * writer sends as they are (a name may come more than once, as Headers would join with ", ").
+   */
+  static pairsOf(value: unknown): readonly string[] | undefined {
+    if (typeof value !== 'object' || value === null || !(#raw in value)) return undefined;
+    return value.#built ? undefined : value.#raw;
   }
 
   /** The real Headers, built on first need. A pair Headers cannot hold is left out, as fetch leaves it out. */
@@ -57,16 +86,42 @@ export class RawHeaders {
     return found === undefined ? this.#headers().has(name) : found !== null;
   }
 
+  /** The list without `name`'s pairs, as this object's own copy; undefined when Headers must do the change. */
+  #without(name: string, value?: string): string[] | undefined {
+    if (this.#built || !HEADER_NAME.test(name) || (value !== undefined && !PLAIN_VALUE.test(value))) return undefined;
+    const wanted = name.toLowerCase();
+    const kept: string[] = [];
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted) kept.push(raw[i]!, raw[i + 1]!);
+    }
+    return kept;
+  }
+
   set(name: string, value: string): void {
-    this.#headers().set(name, value);
+    const kept = this.#without(String(name), String(value));
+    if (!kept) return this.#headers().set(name, value);
+    kept.push(name, value);
+    this.#raw = kept;
+    this.#owned = true;
   }
 
   append(name: string, value: string): void {
-    this.#headers().append(name, value);
+    name = String(name);
+    value = String(value);
+    if (this.#built || !HEADER_NAME.test(name) || !PLAIN_VALUE.test(value)) return this.#headers().append(name, value);
+    if (!this.#owned) {
+      this.#raw = [...this.#raw];
+      this.#owned = true;
+    }
+    (this.#raw as string[]).push(name, value);
   }
 
   delete(name: string): void {
-    this.#headers().delete(name);
+    const kept = this.#without(String(name));
+    if (!kept) return this.#headers().delete(name);
+    this.#raw = kept;
+    this.#owned = true;
   }
 
   getSetCookie(): string[] {

@@ -116,11 +116,75 @@ describe('RawHeaders', () => {
     assert.throws(() => headers.get('bad name'), TypeError);
   });
 
-  it('answers from its real Headers once changed', () => {
-    const headers = new RawHeaders(raw) as unknown as Headers;
-    headers.set('X-Many', 'replaced');
-    headers.delete('content-type');
-    assert.equal(headers.get('x-many'), 'replaced');
-    assert.equal(headers.get('content-type'), null);
+  it('changes its own copy of the pairs as Headers changes its pairs, and leaves to Headers what it must refuse or trim', () => {
+    const given = [...raw];
+    const headers = new RawHeaders(given) as unknown as Headers;
+    const real = new Headers();
+    for (let i = 0; i < raw.length; i += 2) real.append(raw[i]!, raw[i + 1]!);
+    const steps: [string, (h: Headers) => void][] = [
+      ['append keeps the earlier value', (h) => h.append('Vary', 'Origin')],
+      ['set replaces every pair of the name', (h) => h.set('X-Many', 'replaced')],
+      ['delete', (h) => h.delete('content-type')],
+      ['append again', (h) => h.append('vary', 'Accept')],
+      ['set of a name not there', (h) => h.set('X-RateLimit-Limit', '100')],
+      ['an empty value', (h) => h.set('X-Empty', '')],
+      ['delete of a name not there', (h) => h.delete('absent')],
+    ];
+    const names = ['x-many', 'content-type', 'vary', 'x-ratelimit-limit', 'x-empty', 'set-cookie', 'absent'];
+    for (const [what, step] of steps) {
+      step(headers);
+      step(real);
+      for (const name of names) assert.equal(headers.get(name), real.get(name), `${what}: ${name}`);
+    }
+    assert.deepEqual(given, raw, 'the list handed in is never written to');
+    // Still on the list: the adapter writes these pairs as they are.
+    const pairs = RawHeaders.pairsOf(headers)!;
+    assert.ok(pairs, 'plain changes do not need the real Headers');
+    const written = new Headers();
+    for (let i = 0; i < pairs.length; i += 2) written.append(pairs[i]!, pairs[i + 1]!);
+    assert.deepEqual([...written], [...real]);
+    assert.deepEqual([...headers], [...real]);
+  });
+
+  it('refuses, trims and keeps values exactly as Headers does, and is written from the real Headers after', () => {
+    const cases: [string, (h: Headers) => void][] = [
+      ['a value with whitespace at its ends', (h) => h.set('X-Note', ' \t spaced \t ')],
+      ['a value with a line break', (h) => h.set('X-Note', 'a\r\nInjected: yes')],
+      ['a value outside Latin-1', (h) => h.set('X-Note', 'euro €')],
+      ['a Latin-1 value', (h) => h.append('X-Note', 'café')],
+      ['a name that is not a token', (h) => h.set('Bad Name', 'x')],
+      ['a name that is not a token, deleted', (h) => h.delete('bad name')],
+    ];
+    for (const [what, step] of cases) {
+      const headers = new RawHeaders(['X-Note', 'first']) as unknown as Headers;
+      const real = new Headers([['X-Note', 'first']]);
+      let realError: unknown;
+      let rawError: unknown;
+      try {
+        step(real);
+      } catch (error) {
+        realError = error;
+      }
+      try {
+        step(headers);
+      } catch (error) {
+        rawError = error;
+      }
+      assert.equal(rawError?.constructor, realError?.constructor, `${what}: the same error, or none`);
+      assert.equal(headers.get('x-note'), real.get('x-note'), what);
+      assert.deepEqual([...headers], [...real], what);
+    }
+  });
+
+  it('makes Headers of a plain record, and answers writers with no pairs once the real Headers exists', () => {
+    const headers = RawHeaders.fromRecord({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }) as unknown as Headers;
+    headers.set('Vary', 'Origin');
+    assert.deepEqual(RawHeaders.pairsOf(headers), ['Content-Type', 'application/json', 'Cache-Control', 'no-store', 'Vary', 'Origin']);
+    headers.set('X-Note', 'needs trimming ');
+    assert.equal(RawHeaders.pairsOf(headers), undefined, 'built: the real Headers answers from now on');
+    assert.equal(headers.get('x-note'), 'needs trimming');
+    assert.equal(headers.get('vary'), 'Origin');
+    assert.equal(RawHeaders.pairsOf(new Headers()), undefined);
+    assert.equal(RawHeaders.pairsOf({}), undefined);
   });
 });

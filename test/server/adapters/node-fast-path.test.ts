@@ -130,7 +130,10 @@ describe('the Node fast path', () => {
       assert.equal(sent.headers['content-length'], String(Buffer.byteLength(sent.text)));
       assert.equal(sent.headers['transfer-encoding'], undefined);
       assert.equal(sent.headers['cache-control'], 'no-store');
+      // Headers the core added to the answer after making it (its budget, then Vary) are written too.
       assert.ok(sent.headers['x-ratelimit-limit']);
+      assert.equal(sent.headers['x-ratelimit-remaining'], String(Number(sent.headers['x-ratelimit-limit']) - 1));
+      assert.equal(sent.headers.vary, 'Origin');
       assert.deepEqual(calls, ['writeHead', 'end string']);
     } finally {
       await server.close();
