@@ -161,6 +161,12 @@ const view = css`
     border-end-start-radius: 0;
     margin-inline-start: -1px;
   }
+  /* The chosen view is filled, as in a segmented control: an accent outline alone looks like the focus ring. */
+  .toggle button[aria-pressed='true'] {
+    background: var(--_accent);
+    color: var(--_on-accent);
+    box-shadow: none;
+  }
   .totals {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr));

@@ -135,6 +135,14 @@ describe('<chatbot-usage> figures', () => {
     equal(rows.length, 120);
     equal(JSON.stringify(rows.map((r) => figure(r.querySelector('td')!.textContent))), JSON.stringify(expected.map((m) => m.messageCount)));
     equal(tableButton.getAttribute('aria-pressed'), 'true');
+    // The chosen view is filled in the accent, so that it cannot be taken for the focus ring.
+    const chartButton = [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent === 'Chart')!;
+    const accent = getComputedStyle(el.shadowRoot!.querySelector('button.primary')!);
+    const chosen = getComputedStyle(tableButton);
+    equal(chosen.backgroundColor, accent.backgroundColor, 'filled in the accent, as the Show button is');
+    equal(chosen.color, accent.color);
+    assert(getComputedStyle(chartButton).backgroundColor !== accent.backgroundColor, 'the view not chosen is not filled');
+    equal(chosen.boxShadow, 'none', 'no ring drawn around the chosen view');
   });
 
   it('exports the figures shown as CSV', async () => {
