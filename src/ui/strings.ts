@@ -64,7 +64,7 @@ export interface WidgetStrings extends PluralVariants {
   loadOlder: string;
   loading: string;
   dismiss: string;
-  /** No answer and the browser says it is offline. */
+  /** No answer and the browser says it is offline: the message is sent again by itself once it is back online. */
   errorOffline: string;
   /** No answer although the browser is online: the service is down or refuses this site. */
   errorUnreachable: string;

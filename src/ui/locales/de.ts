@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Ältere Nachrichten laden',
   loading: 'Wird geladen…',
   dismiss: 'Schließen',
-  errorOffline: 'Sie scheinen offline zu sein. Ihre Nachricht bleibt erhalten und kann erneut gesendet werden.',
+  errorOffline: 'Sie scheinen offline zu sein. Ihre Nachricht wird gesendet, sobald Sie wieder online sind.',
   errorUnreachable: 'Der Chat-Dienst lässt sich gerade nicht erreichen. Bitte versuchen Sie es später erneut.',
   errorTimeout: 'Der Chat-Dienst hat zu lange gebraucht. Bitte versuchen Sie es erneut.',
   errorRateLimited: 'Zu viele Nachrichten auf einmal. Bitte versuchen Sie es in {seconds} Sekunden erneut.',

@@ -49,7 +49,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Load older messages',
   loading: 'Loading…',
   dismiss: 'Dismiss',
-  errorOffline: 'You seem to be offline. Your message is kept and can be sent again.',
+  errorOffline: 'You seem to be offline. Your message will be sent when you are back online.',
   errorTimeout: 'The chat service took too long to answer. Please try again.',
   errorRateLimited: 'Too many messages at once. Please try again in {seconds} seconds.',
   errorServer: 'The chat service is not available right now. Please try again in a moment.',

@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Cargar mensajes anteriores',
   loading: 'Cargando…',
   dismiss: 'Cerrar',
-  errorOffline: 'Parece que no tiene conexión. Su mensaje se ha guardado y podrá enviarlo de nuevo.',
+  errorOffline: 'Parece que no tiene conexión. Su mensaje se enviará cuando vuelva a estar en línea.',
   errorUnreachable: 'No es posible conectar con el servicio de chat en este momento. Vuelva a intentarlo más tarde.',
   errorTimeout: 'El servicio de chat ha tardado demasiado en responder. Vuelva a intentarlo.',
   errorRateLimited: 'Demasiados mensajes a la vez. Vuelva a intentarlo dentro de {seconds} segundos.',

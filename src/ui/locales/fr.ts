@@ -39,7 +39,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Charger les messages précédents',
   loading: 'Chargement…',
   dismiss: 'Fermer',
-  errorOffline: 'Vous semblez hors ligne. Votre message est conservé et pourra être renvoyé.',
+  errorOffline: 'Vous semblez hors ligne. Votre message sera envoyé dès que vous serez de nouveau en ligne.',
   errorUnreachable: 'Le service de chat est injoignable pour le moment. Veuillez réessayer plus tard.',
   errorTimeout: 'Le service de chat a mis trop de temps à répondre. Veuillez réessayer.',
   errorRateLimited: 'Trop de messages à la fois. Veuillez réessayer dans {seconds} secondes.',

@@ -35,7 +35,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Muat pesan sebelumnya',
   loading: 'Memuat…',
   dismiss: 'Tutup',
-  errorOffline: 'Sepertinya Anda sedang offline. Pesan Anda tetap tersimpan dan dapat dikirim ulang.',
+  errorOffline: 'Sepertinya Anda sedang offline. Pesan Anda akan dikirim saat Anda kembali online.',
   errorUnreachable: 'Layanan chat tidak dapat dijangkau saat ini. Silakan coba lagi nanti.',
   errorTimeout: 'Layanan chat terlalu lama merespons. Silakan coba lagi.',
   errorRateLimited: 'Terlalu banyak pesan sekaligus. Silakan coba lagi dalam {seconds} detik.',

@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Carica i messaggi precedenti',
   loading: 'Caricamento…',
   dismiss: 'Chiudi',
-  errorOffline: 'Sembra che tu sia offline. Il messaggio è stato conservato e potrai inviarlo di nuovo.',
+  errorOffline: 'Sembra che tu sia offline. Il messaggio verrà inviato quando tornerai online.',
   errorUnreachable: 'Al momento il servizio di chat non è raggiungibile. Riprova più tardi.',
   errorTimeout: 'Il servizio di chat ha impiegato troppo tempo a rispondere. Riprova.',
   errorRateLimited: 'Troppi messaggi in poco tempo. Riprova tra {seconds} secondi.',

@@ -35,7 +35,7 @@ export const strings: WidgetStrings = {
   loadOlder: '以前のメッセージを読み込む',
   loading: '読み込み中…',
   dismiss: '閉じる',
-  errorOffline: 'オフラインのようです。メッセージは保存されているため、あとで再送信できます。',
+  errorOffline: 'オフラインのようです。オンラインに戻ると、メッセージが送信されます。',
   errorUnreachable: '現在チャットサービスに接続できません。しばらくしてからもう一度お試しください。',
   errorTimeout: 'チャットサービスの応答に時間がかかりすぎました。もう一度お試しください。',
   errorRateLimited: '短時間に多くのメッセージが送信されました。{seconds}秒後にもう一度お試しください。',

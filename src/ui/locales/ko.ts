@@ -35,7 +35,7 @@ export const strings: WidgetStrings = {
   loadOlder: '이전 메시지 불러오기',
   loading: '불러오는 중…',
   dismiss: '닫기',
-  errorOffline: '오프라인 상태인 것 같습니다. 메시지는 보관되어 있으며 다시 보낼 수 있습니다.',
+  errorOffline: '오프라인 상태인 것 같습니다. 다시 온라인 상태가 되면 메시지가 전송됩니다.',
   errorUnreachable: '지금은 채팅 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   errorTimeout: '채팅 서비스의 응답이 너무 늦습니다. 다시 시도해 주세요.',
   errorRateLimited: '짧은 시간에 너무 많은 메시지를 보냈습니다. {seconds}초 후에 다시 시도해 주세요.',

@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Oudere berichten laden',
   loading: 'Laden…',
   dismiss: 'Sluiten',
-  errorOffline: 'U lijkt offline te zijn. Uw bericht blijft bewaard en kan opnieuw worden verzonden.',
+  errorOffline: 'U lijkt offline te zijn. Uw bericht wordt verzonden zodra u weer online bent.',
   errorUnreachable: 'De chatdienst is nu niet bereikbaar. Probeer het later opnieuw.',
   errorTimeout: 'De chatdienst deed er te lang over om te antwoorden. Probeer het opnieuw.',
   errorRateLimited: 'Te veel berichten tegelijk. Probeer het over {seconds} seconden opnieuw.',

@@ -41,7 +41,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Wczytaj starsze wiadomości',
   loading: 'Wczytywanie…',
   dismiss: 'Zamknij',
-  errorOffline: 'Wygląda na to, że nie masz połączenia z internetem. Twoja wiadomość została zachowana i można ją wysłać ponownie.',
+  errorOffline: 'Wygląda na to, że nie masz połączenia z internetem. Wiadomość zostanie wysłana, gdy połączenie wróci.',
   errorUnreachable: 'Nie można teraz połączyć się z usługą czatu. Spróbuj ponownie później.',
   errorTimeout: 'Usługa czatu zbyt długo nie odpowiadała. Spróbuj ponownie.',
   errorRateLimited: 'Zbyt wiele wiadomości naraz. Spróbuj ponownie za {seconds} s.',

@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Carregar mensagens anteriores',
   loading: 'Carregando…',
   dismiss: 'Fechar',
-  errorOffline: 'Parece que você está sem conexão. Sua mensagem foi guardada e pode ser enviada novamente.',
+  errorOffline: 'Parece que você está sem conexão. Sua mensagem será enviada quando você voltar a ficar online.',
   errorUnreachable: 'Não foi possível acessar o serviço de chat agora. Tente novamente mais tarde.',
   errorTimeout: 'O serviço de chat demorou demais para responder. Tente novamente.',
   errorRateLimited: 'Muitas mensagens de uma vez. Tente novamente em {seconds} segundos.',

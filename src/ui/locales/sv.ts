@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Läs in äldre meddelanden',
   loading: 'Läser in…',
   dismiss: 'Stäng',
-  errorOffline: 'Du verkar vara offline. Ditt meddelande finns kvar och kan skickas igen.',
+  errorOffline: 'Du verkar vara offline. Ditt meddelande skickas när du är online igen.',
   errorUnreachable: 'Det går inte att nå chattjänsten just nu. Försök igen senare.',
   errorTimeout: 'Chattjänsten tog för lång tid på sig att svara. Försök igen.',
   errorRateLimited: 'För många meddelanden på en gång. Försök igen om {seconds} sekunder.',

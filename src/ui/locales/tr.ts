@@ -36,7 +36,7 @@ export const strings: WidgetStrings = {
   loadOlder: 'Daha eski mesajları yükle',
   loading: 'Yükleniyor…',
   dismiss: 'Kapat',
-  errorOffline: 'Çevrimdışı görünüyorsunuz. Mesajınız saklandı ve yeniden gönderilebilir.',
+  errorOffline: 'Çevrimdışı görünüyorsunuz. Mesajınız yeniden çevrimiçi olduğunuzda gönderilecek.',
   errorUnreachable: 'Sohbet hizmetine şu anda ulaşılamıyor. Lütfen daha sonra tekrar deneyin.',
   errorTimeout: 'Sohbet hizmeti çok geç yanıt verdi. Lütfen tekrar deneyin.',
   errorRateLimited: 'Kısa sürede çok fazla mesaj gönderildi. Lütfen {seconds} saniye sonra tekrar deneyin.',

@@ -38,7 +38,7 @@ export const strings: WidgetStrings = {
   loadOlder: '載入較早的訊息',
   loading: '載入中…',
   dismiss: '關閉',
-  errorOffline: '您目前似乎處於離線狀態。訊息已保留，可以稍後重新傳送。',
+  errorOffline: '您目前似乎處於離線狀態。恢復連線後，訊息就會傳送。',
   errorUnreachable: '目前無法連線至聊天服務，請稍後再試。',
   errorTimeout: '聊天服務回應逾時，請再試一次。',
   errorRateLimited: '訊息傳送過於頻繁，請在 {seconds} 秒後再試。',

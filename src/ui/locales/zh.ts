@@ -35,7 +35,7 @@ export const strings: WidgetStrings = {
   loadOlder: '加载更早的消息',
   loading: '正在加载…',
   dismiss: '关闭',
-  errorOffline: '您似乎处于离线状态。消息已保留，可以稍后重新发送。',
+  errorOffline: '您似乎处于离线状态。恢复网络连接后，消息就会发送。',
   errorUnreachable: '暂时无法连接聊天服务，请稍后再试。',
   errorTimeout: '聊天服务响应超时，请重试。',
   errorRateLimited: '消息发送过于频繁，请在 {seconds} 秒后重试。',
