@@ -62,7 +62,9 @@ export function sessionsTemplate(
   format: UsageFormat,
   actions: ListActions,
 ): TemplateResult {
-  return html`<h3 id="sessions-heading" tabindex="-1">Sessions of ${inertText(user.name) || inertText(user.id)}, newest first</h3>
+  // With the id beside the name: many users share a name (every anonymous visitor is "Visitor").
+  const who = user.name ? `${inertText(user.name)} (${inertText(user.id)})` : inertText(user.id);
+  return html`<h3 id="sessions-heading" tabindex="-1">Sessions of ${who}, newest first</h3>
     ${
       sessions.items.length
         ? html`<ol part="sessions" class="sessions" aria-labelledby="sessions-heading">

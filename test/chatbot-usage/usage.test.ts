@@ -255,6 +255,10 @@ describe('<chatbot-usage> drill-down', () => {
       JSON.stringify([second!.dataset.userId]),
       'the second user is the one marked',
     );
+    // The heading names the user by name and id: names alone can be shared.
+    const name = second!.querySelector('.name')!.textContent;
+    assert(name !== second!.dataset.userId, 'the fixture user has a name');
+    equal(el.shadowRoot!.querySelector('#sessions-heading')!.textContent, `Sessions of ${name} (${second!.dataset.userId}), newest first`);
   });
 
   it('disables Previous and Next when there is nothing to page, and pages when there is', async () => {
