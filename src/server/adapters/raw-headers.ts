@@ -99,7 +99,10 @@ export class RawHeaders {
   }
 
   set(name: string, value: string): void {
-    const kept = this.#without(String(name), String(value));
+    // As Headers converts them: what goes on the list is text.
+    name = String(name);
+    value = String(value);
+    const kept = this.#without(name, value);
     if (!kept) return this.#headers().set(name, value);
     kept.push(name, value);
     this.#raw = kept;
@@ -118,7 +121,8 @@ export class RawHeaders {
   }
 
   delete(name: string): void {
-    const kept = this.#without(String(name));
+    name = String(name);
+    const kept = this.#without(name);
     if (!kept) return this.#headers().delete(name);
     this.#raw = kept;
     this.#owned = true;

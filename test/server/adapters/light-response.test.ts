@@ -128,9 +128,10 @@ describe('RawHeaders', () => {
       ['append again', (h) => h.append('vary', 'Accept')],
       ['set of a name not there', (h) => h.set('X-RateLimit-Limit', '100')],
       ['an empty value', (h) => h.set('X-Empty', '')],
+      ['a value that is not text', (h) => h.set('X-Count', 5 as unknown as string)],
       ['delete of a name not there', (h) => h.delete('absent')],
     ];
-    const names = ['x-many', 'content-type', 'vary', 'x-ratelimit-limit', 'x-empty', 'set-cookie', 'absent'];
+    const names = ['x-many', 'content-type', 'vary', 'x-ratelimit-limit', 'x-empty', 'x-count', 'set-cookie', 'absent'];
     for (const [what, step] of steps) {
       step(headers);
       step(real);
