@@ -1,17 +1,16 @@
 // The framework examples (examples/react, examples/vue, examples/svelte), as a site owner would
-// use them: each is type-checked with its framework's checker, built with Vite, served next to
+// use them: each is built with Vite (`npm run typecheck` checks their types), served next to
 // the real signing handler (with the emulator behind it) and driven in Chromium: the panel opens,
 // a message is sent and answered, the page's event callbacks see it, and the `strings` property
 // set from the framework shows in the widget. The React example is built and driven twice, with
-// React 19 and with React 18 (aliased, and type-checked against React 18's typings).
+// React 19 and with React 18 (aliased).
 // One test file per variant (test/examples/*.test.ts), so each stays well inside the runner's
 // per-file time limit on a loaded machine.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +24,6 @@ import { strings as english } from '../../../src/ui/locales/en.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const modules = join(root, 'node_modules');
-const bin = (name: string) => join(modules, '.bin', name);
 const CHATBOT = { id: 'bot_examples', apiKey: 'pk_examples', apiSecret: 'sk_examples_secret_value', tier: 'premium' as const };
 /** What each example sets through `strings` (examples/*\/src). */
 const STRINGS = { heading: 'Acme help', send: 'Ask' };
@@ -77,11 +75,6 @@ export function linkPackage(example: string): void {
     // The React 18 and 19 files may link the same example at the same moment.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-}
-
-function check(command: string, args: string[], cwd: string): void {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  assert.equal(result.status, 0, `${command.split('/').pop()} ${args.join(' ')} in ${cwd}:\n${result.stdout}${result.stderr}`);
 }
 
 const TYPES: Record<string, string> = {
@@ -146,7 +139,6 @@ async function drive(origin: string, text: string): Promise<void> {
 interface Variant {
   name: string;
   example: string;
-  typecheck(dir: string): void;
   vite?: InlineConfig;
   /** A string the bundle holds only with the intended framework version. */
   bundleHas?: RegExp;
@@ -154,29 +146,10 @@ interface Variant {
 
 const react18 = (pkg: string) => join(modules, pkg);
 const variants = {
-  react19: {
-    name: 'React 19',
-    example: 'react',
-    typecheck: (dir) => check(bin('tsc'), ['-p', 'tsconfig.json'], dir),
-    bundleHas: /\.version=[`"']19\./,
-  },
+  react19: { name: 'React 19', example: 'react', bundleHas: /\.version=[`"']19\./ },
   react18: {
     name: 'React 18',
     example: 'react',
-    typecheck(dir) {
-      // Beside the example (in its node_modules, where `npm install` writes too), so its
-      // `types` resolve from there as they do for the example's own tsconfig.
-      const tsconfig = join(dir, 'node_modules/.tsconfig.react18.json');
-      writeFileSync(
-        tsconfig,
-        JSON.stringify({
-          extends: join(dir, 'tsconfig.json'),
-          compilerOptions: { paths: { react: [react18('@types/react-18/index.d.ts')], 'react/*': [react18('@types/react-18/*')] } },
-          include: [join(dir, 'src')],
-        }),
-      );
-      check(bin('tsc'), ['-p', tsconfig], dir);
-    },
     vite: {
       resolve: {
         alias: [
@@ -189,8 +162,8 @@ const variants = {
     },
     bundleHas: /\.version=[`"']18\./,
   },
-  vue: { name: 'Vue', example: 'vue', typecheck: (dir) => check(bin('vue-tsc'), ['-p', 'tsconfig.json'], dir) },
-  svelte: { name: 'Svelte', example: 'svelte', typecheck: (dir) => check(bin('svelte-check'), ['--fail-on-warnings'], dir) },
+  vue: { name: 'Vue', example: 'vue' },
+  svelte: { name: 'Svelte', example: 'svelte' },
 } satisfies Record<string, Variant>;
 
 /** Registers the test of one example variant (with its backend and browser) in the calling file. */
@@ -198,11 +171,10 @@ export function testExample(which: keyof typeof variants): void {
   const variant: Variant = variants[which];
   before(startBackendAndBrowser);
   after(stopAll);
-  test(`examples/${variant.example} with ${variant.name}: type-checks, builds, and the widget works in Chromium`, async () => {
+  test(`examples/${variant.example} with ${variant.name}: builds, and the widget works in Chromium`, async () => {
     assert.ok(existsSync(join(root, 'dist/lib/browser/index.js')), 'dist/ is missing: run `npm run build`');
     const dir = join(root, 'examples', variant.example);
     linkPackage(variant.example);
-    variant.typecheck(dir);
     const outDir = join(work, variant.name.replace(/\W+/g, '-'));
     await build({ root: dir, logLevel: 'silent', ...variant.vite, build: { outDir, emptyOutDir: true } });
     // The package entry loads as the standalone file does: English is a chunk of its own, not in
