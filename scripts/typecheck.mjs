@@ -35,15 +35,15 @@ const incrementalState = join(root, 'node_modules/.cache/chatbot-widget-typechec
 /** Checks at once: each checker is mostly one thread, and CI runs lint beside this. */
 const CHECKS_AT_ONCE = 2;
 
-/** Runs `command` and answers its exit code and everything it printed. */
+/** Runs `command` and answers whether it started, its exit code and everything it printed. */
 function run(command, args, cwd = root) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('error', (error) => resolve({ started: false, code: 1, output: `${output}${error.message}\n` }));
+    child.on('close', (code) => resolve({ started: true, code: code ?? 1, output }));
   });
 }
 
@@ -89,30 +89,59 @@ function markedLines(...files) {
     .sort();
 }
 
+/** What is in `all` and not in `taken`, each line as often as it is in one more than the other. */
+function without(all, taken) {
+  const left = [...taken];
+  return all.filter((line) => {
+    const at = left.indexOf(line);
+    if (at === -1) return true;
+    left.splice(at, 1);
+    return false;
+  });
+}
+
 /**
- * The problem with a fixture check's output: a marked line that compiled, or an error on a line
- * not marked; undefined when the errors are exactly the marked lines.
+ * The verdict of a checker run over typing fixtures: it passes when its errors are exactly the
+ * lines the fixture `files` mark wrong, each once. Otherwise it says whether the checker did not
+ * run at all, or which marked lines compiled (the typings let a wrong use through) and which
+ * other lines failed (the typings refuse a right use), with the checker's output.
  */
-function unlikeMarked(output, marked) {
+function fixtureVerdict({ started, output }, files) {
+  if (!started) return notStarted(output);
+  const marked = markedLines(...files);
+  if (marked.length === 0)
+    return failedWith(`${files.join(' and ')} mark no line \`wrong\`: the Wrong file marks each line that must fail`);
+  const unplaced = output.split('\n').filter((line) => /error TS\d+/.test(line) && !/^\S+?\(\d+,\d+\): error TS\d+/.test(line));
+  if (unplaced.length) return failedWith(`the checker failed before it checked the fixtures:\n${output}`);
   const found = errorLines(output);
-  const compiled = marked.filter((line) => !found.includes(line));
-  const unexpected = found.filter((line) => !marked.includes(line));
-  if (!compiled.length && !unexpected.length) return undefined;
-  return [
-    compiled.length ? `lines marked wrong that compiled (the typings let a wrong use through): ${compiled.join(', ')}` : '',
-    unexpected.length ? `errors on lines not marked wrong (the typings refuse a right use): ${unexpected.join(', ')}` : '',
-    output,
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const compiled = without(marked, found);
+  const unexpected = without(found, marked);
+  if (!compiled.length && !unexpected.length) return passed();
+  return failedWith(
+    [
+      compiled.length ? `lines marked wrong that compiled (the typings let a wrong use through): ${compiled.join(', ')}` : '',
+      unexpected.length
+        ? `errors on lines not marked wrong, or more than one on a marked line (the typings refuse a right use): ${unexpected.join(', ')}`
+        : '',
+      output,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  );
 }
 
 /** A check's verdict: `problem` says what is wrong, in words and with the checker's output. */
 const passed = () => ({});
 const failedWith = (problem) => ({ problem });
-const byExitCode = ({ code, output }) => (code === 0 ? passed() : failedWith(output));
+const notStarted = (output) => failedWith(`the checker could not be started: ${output.trim()} (run \`npm install\`)`);
+const byExitCode = ({ started, code, output }) => (!started ? notStarted(output) : code === 0 ? passed() : failedWith(output));
 
-/** What `npm install` in an example does for `"chatbot-widget": "file:../.."`: a link to the repository. */
+/**
+ * The package as the examples resolve it by name: examples/node_modules/chatbot-widget, a link
+ * to the repository (each example depends on `"chatbot-widget": "file:../.."`, and a lookup from
+ * an example's folder reaches this parent node_modules). The example tests make the same link
+ * (test/examples/support/run-example.ts); scripts do not import from test/.
+ */
 function linkPackage() {
   const link = join(examples, 'node_modules/chatbot-widget');
   mkdirSync(join(examples, 'node_modules'), { recursive: true });
@@ -123,55 +152,51 @@ function linkPackage() {
   }
 }
 
-const typingsCheck =
-  (tsconfig, files, extraArgs = []) =>
-  async () =>
-    runIncremental(bin('tsc'), join(fixtures, tsconfig), extraArgs).then(({ output }) => {
-      const problem = unlikeMarked(output, markedLines(...files));
-      return problem ? failedWith(problem) : passed();
-    });
+/** A typing fixture check: `checker` on the fixtures' `tsconfig`, its errors exactly the lines `files` mark wrong. */
+const fixtureCheck = (checker, tsconfig, files) => async () =>
+  fixtureVerdict(await runIncremental(bin(checker), join(fixtures, tsconfig)), files);
+const REACT_FIXTURES = ['react/ok.tsx', 'react/wrong.tsx'];
 
 const CHECKS = [
   {
     name: 'the project (tsc --strict)',
-    needsBuild: false,
+    readsDist: false,
     run: () => run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']).then(byExitCode),
   },
   {
     name: 'typings in JSX, React 19 (test/fixtures/types/react)',
-    run: typingsCheck('tsconfig.react19.json', ['react/ok.tsx', 'react/wrong.tsx']),
+    readsDist: true,
+    run: fixtureCheck('tsc', 'tsconfig.react19.json', REACT_FIXTURES),
   },
   {
     name: "typings in JSX, React 18's typings",
+    readsDist: true,
     async run() {
-      const { output } = await runIncremental(bin('tsc'), join(fixtures, 'tsconfig.react18.json'), ['--listFiles']);
-      if (!/@types\/react-18\/index\.d\.ts/.test(output))
-        return failedWith(`the React 18 check did not read React 18's typings:\n${output}`);
-      const problem = unlikeMarked(output, markedLines('react/ok.tsx', 'react/wrong.tsx'));
-      return problem ? failedWith(problem) : passed();
+      const result = await runIncremental(bin('tsc'), join(fixtures, 'tsconfig.react18.json'), ['--listFiles']);
+      if (result.started && !/@types\/react-18\/index\.d\.ts/.test(result.output))
+        return failedWith(`the React 18 check did not read React 18's typings:\n${result.output}`);
+      return fixtureVerdict(result, REACT_FIXTURES);
     },
   },
   {
     name: 'typings in Vue templates (vue-tsc)',
-    async run() {
-      const { output } = await runIncremental(bin('vue-tsc'), join(fixtures, 'tsconfig.vue.json'));
-      const problem = unlikeMarked(output, markedLines('vue/Ok.vue', 'vue/Wrong.vue'));
-      return problem ? failedWith(problem) : passed();
-    },
+    readsDist: true,
+    run: fixtureCheck('vue-tsc', 'tsconfig.vue.json', ['vue/Ok.vue', 'vue/Wrong.vue']),
   },
   {
     name: 'typings in Svelte components (svelte-check)',
+    readsDist: true,
     async run() {
       const svelte = join(fixtures, 'svelte');
       const args = ['--workspace', svelte, '--tsconfig', join(svelte, 'tsconfig.json'), '--output', 'machine', '--incremental'];
-      const { output } = await run(bin('svelte-check'), args);
-      if (!/COMPLETED/.test(output)) return failedWith(`svelte-check did not finish:\n${output}`);
-      const problem = unlikeMarked(output, markedLines('svelte/Ok.svelte', 'svelte/Wrong.svelte'));
-      return problem ? failedWith(problem) : passed();
+      const result = await run(bin('svelte-check'), args);
+      if (result.started && !/COMPLETED/.test(result.output)) return failedWith(`svelte-check did not finish:\n${result.output}`);
+      return fixtureVerdict(result, ['svelte/Ok.svelte', 'svelte/Wrong.svelte']);
     },
   },
   {
     name: "the README's React snippet",
+    readsDist: true,
     async run() {
       const readme = readFileSync(join(root, 'README.md'), 'utf8');
       const snippets = [...readme.matchAll(/```tsx\n([^]*?)```/g)].map((m) => m[1]);
@@ -190,9 +215,14 @@ const CHECKS = [
       }
     },
   },
-  { name: 'examples/react (tsc)', run: () => run(bin('tsc'), ['-p', 'tsconfig.json'], join(examples, 'react')).then(byExitCode) },
+  {
+    name: 'examples/react (tsc)',
+    readsDist: true,
+    run: () => run(bin('tsc'), ['-p', 'tsconfig.json'], join(examples, 'react')).then(byExitCode),
+  },
   {
     name: "examples/react with React 18's typings (tsc)",
+    readsDist: true,
     run() {
       const dir = join(examples, 'react');
       // Beside the example (in its node_modules, where `npm install` writes too), so its `types`
@@ -211,9 +241,14 @@ const CHECKS = [
       return run(bin('tsc'), ['-p', tsconfig], dir).then(byExitCode);
     },
   },
-  { name: 'examples/vue (vue-tsc)', run: () => run(bin('vue-tsc'), ['-p', 'tsconfig.json'], join(examples, 'vue')).then(byExitCode) },
+  {
+    name: 'examples/vue (vue-tsc)',
+    readsDist: true,
+    run: () => run(bin('vue-tsc'), ['-p', 'tsconfig.json'], join(examples, 'vue')).then(byExitCode),
+  },
   {
     name: 'examples/svelte (svelte-check)',
+    readsDist: true,
     run: () => run(bin('svelte-check'), ['--fail-on-warnings'], join(examples, 'svelte')).then(byExitCode),
   },
 ];
@@ -225,7 +260,7 @@ if (built) linkPackage();
 async function runCheck(check) {
   const started = performance.now();
   const verdict =
-    check.needsBuild !== false && !built
+    check.readsDist && !built
       ? failedWith('dist/ is missing: run `npm run build` first (npm install runs it too).')
       : await check.run().catch((error) => failedWith(String(error?.stack ?? error)));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

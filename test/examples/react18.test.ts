@@ -1,4 +1,5 @@
-// examples/react with React 18: type-checked, built and driven in Chromium against the handler (support/framework-example.ts).
+// examples/react with React 18: built and driven in Chromium against the handler (support/framework-example.ts);
+// `npm run typecheck` checks its types.
 import { testExample } from './support/framework-example.js';
 
 testExample('react18');

@@ -1,4 +1,5 @@
-// examples/vue: type-checked, built and driven in Chromium against the handler (support/framework-example.ts).
+// examples/vue: built and driven in Chromium against the handler (support/framework-example.ts);
+// `npm run typecheck` checks its types.
 import { testExample } from './support/framework-example.js';
 
 testExample('vue');
