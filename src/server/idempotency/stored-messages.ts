@@ -129,11 +129,13 @@ export function replyCandidates(oldestFirst: readonly Message[], question: Messa
     return began >= asked - BEGIN_NOISE_MS && !nearerToAnother;
   };
   const distance = (reply: Message) => Math.abs((startOf(reply) ?? Infinity) - asked);
-  const byBeginTime = session
-    .map((m, index) => ({ m, index }))
-    .filter(({ m, index }) => index > at && plausible(m, index))
-    .map(({ m }) => m)
-    .sort((a, b) => distance(a) - distance(b));
+  const fitting = session.filter((m, index) => index > at && plausible(m, index));
+  // Begin times closer than the noise tell nothing apart: the replies that begin within it of the
+  // nearest come first, in the order listed (upstream stores a reply when it is ready, so an
+  // exchange that did not overlap another lists its own reply first), then the others, nearest first.
+  const nearest = Math.min(...fitting.map(distance));
+  const tied = (reply: Message) => distance(reply) <= nearest + BEGIN_NOISE_MS;
+  const byBeginTime = [...fitting.filter(tied), ...fitting.filter((m) => !tied(m)).sort((a, b) => distance(a) - distance(b))];
   if (byBeginTime.length) return byBeginTime;
   // Times that cannot be trusted (a response time rounded coarsely, an upstream clock held still):
   // the reply listed right after the question is its own.
