@@ -86,9 +86,14 @@ export class RawHeaders {
     return found === undefined ? this.#headers().has(name) : found !== null;
   }
 
+  /** Whether a change with `name` (and `value`) can be made on the list: Headers would take it as it is. */
+  #staysLight(name: string, value?: string): boolean {
+    return !this.#built && HEADER_NAME.test(name) && (value === undefined || PLAIN_VALUE.test(value));
+  }
+
   /** The list without `name`'s pairs, as this object's own copy; undefined when Headers must do the change. */
   #without(name: string, value?: string): string[] | undefined {
-    if (this.#built || !HEADER_NAME.test(name) || (value !== undefined && !PLAIN_VALUE.test(value))) return undefined;
+    if (!this.#staysLight(name, value)) return undefined;
     const wanted = name.toLowerCase();
     const kept: string[] = [];
     const raw = this.#raw;
@@ -112,7 +117,7 @@ export class RawHeaders {
   append(name: string, value: string): void {
     name = String(name);
     value = String(value);
-    if (this.#built || !HEADER_NAME.test(name) || !PLAIN_VALUE.test(value)) return this.#headers().append(name, value);
+    if (!this.#staysLight(name, value)) return this.#headers().append(name, value);
     if (!this.#owned) {
       this.#raw = [...this.#raw];
       this.#owned = true;
