@@ -10,7 +10,7 @@
  *            totals and busiest users in the DOM: the `chatbot-usage:rendered` mark), target
  *            <= 300 ms; and to the next painted frame;
  * and, as the baseline, the same monthly figures put into a plain table row by row with
- * textContent (the old admin page's way) on the same page.
+ * textContent (the simplest page one could write) on the same page.
  * It also checks the figures at this scale: each bar against count-by-month, the total against
  * count, and both against `chatbot-api usage --table` and `count` for the same range.
  *
@@ -246,7 +246,7 @@ for (const line of lines) console.log(line);
 console.log(
   "\n  answers: first admin request to the handler's last answer; render/painted: from that answer to the complete first render / the next frame",
 );
-console.log("  baseline: the same monthly figures as plain table rows through textContent (the old admin page's way)");
+console.log('  baseline: the same monthly figures as plain table rows through textContent (the simplest page one could write)');
 console.log(
   `\n  weight: dist/chatbot-widget.js ${kB(gzipSync(main, { level: 9 }).length)} gzip (loads for every page), ${usageChunk[0].slice(1)} ${kB(gzipSync(usageChunk[1], { level: 9 }).length)} gzip (only where <chatbot-usage> is used)`,
 );

@@ -52,7 +52,7 @@ test('every folder of src/ imports only the folders the architecture allows', ()
 });
 
 /** Modules of shared/ whose values the widget may use: constants and pure parsing, nothing that signs. */
-const BROWSER_SAFE = new Set(['limits', 'retry-after', 'headers', 'well-formed']);
+const BROWSER_SAFE = new Set(['limits', 'page-size', 'retry-after', 'headers', 'well-formed']);
 
 test('the widget takes only types from shared (values only from its plain modules), and no Node or signing module at all', () => {
   const violations: string[] = [];
@@ -128,12 +128,12 @@ test("the handler's folders import one way", () => {
 });
 
 /**
- * Values kept beside a Request, a Response or a function, out of the Web API's sight (a WeakMap, a
- * Symbol-keyed property, a property defined behind the object's back), would let a runtime's
+ * Values kept beside a Request, a Response or a function, out of the Web API's sight (a WeakMap or
+ * WeakSet keyed on them, a Symbol-keyed property, a property defined behind the object's back), would let a runtime's
  * adapter and the handler talk past `Request -> Response`. The handler keeps to the Web API; what
  * one runtime needs to go faster lives in adapters/, whole.
  */
-const SIDE_CHANNEL = /\bWeakMap\b|\bSymbol(?:\.for)?\s*\(|\bObject\.defineProperty\s*\(/;
+const SIDE_CHANNEL = /\bWeak(?:Map|Set)\b|\bSymbol(?:\.for)?\s*\(|\bObject\.defineProperty\s*\(/;
 
 /** The first side channel in a source file's code (comments may name what the code avoids). */
 function sideChannelIn(source: string): string | undefined {
@@ -143,13 +143,14 @@ function sideChannelIn(source: string): string | undefined {
 
 test('the rule against side channels catches each kind, in code and not in comments', () => {
   assert.equal(sideChannelIn('const texts = new WeakMap<Response, string>();'), 'WeakMap');
+  assert.equal(sideChannelIn('const told = new WeakSet<Logger>();'), 'WeakSet');
   assert.equal(sideChannelIn("export const KEY = Symbol('chatbot-widget/answers');"), 'Symbol(');
   assert.equal(sideChannelIn("const KEY = Symbol.for('chatbot-widget/transport');"), 'Symbol.for(');
   assert.equal(sideChannelIn('Object.defineProperty(handler, KEY, { value: answer });'), 'Object.defineProperty(');
   assert.equal(sideChannelIn('/** No WeakMap here. */\n// nor Symbol() nor Object.defineProperty()\nconst x = 1;'), undefined);
 });
 
-test('the handler outside adapters/ keeps nothing on the side: no WeakMap, Symbol or Object.defineProperty', () => {
+test('the handler outside adapters/ keeps nothing on the side: no WeakMap, WeakSet, Symbol or Object.defineProperty', () => {
   const server = join(src, 'server');
   const violations: string[] = [];
   for (const file of files(server)) {

@@ -3,6 +3,7 @@
  * token as `X-Admin-Token`, with every failure turned into an {@link AdminFailure} whose message
  * tells the site owner what to change.
  */
+import { ADMIN_TOKEN_HEADER } from '../shared/headers.js';
 import { retryAfterSeconds } from '../shared/retry-after.js';
 import type {
   ChatSession,
@@ -89,7 +90,7 @@ export class AdminApi {
     let response: Response;
     try {
       response = await fetch(url, {
-        headers: { 'X-Admin-Token': this.#token, Accept: 'application/json' },
+        headers: { [ADMIN_TOKEN_HEADER]: this.#token, Accept: 'application/json' },
         signal: AbortSignal.any([this.#signal, timeout]),
         credentials: 'same-origin',
       });

@@ -4,12 +4,11 @@
  * reads users page by page while their latest activity is inside the range's start, up to
  * {@link USERS_READ_AT_MOST}, and ranks those by messages sent; the list says exactly that.
  */
+import { MAX_PAGE_SIZE } from '../shared/page-size.js';
 import type { ChatUser } from '../shared/types.js';
 import type { AdminApi } from './admin-api.js';
 import type { UsageRange } from './month-range.js';
 
-/** Users read per page (upstream's largest page). */
-const USERS_PAGE_SIZE = 100;
 /** Users read at most for the ranking: a handful of requests, however many users there are. */
 export const USERS_READ_AT_MOST = 500;
 /** Users shown in the ranking. */
@@ -31,7 +30,7 @@ export async function busiestUsers(api: AdminApi, range: UsageRange): Promise<Bu
   let totalUsers = 0;
   let complete = true;
   for (let page = 1; ; page++) {
-    const result = await api.users(page, USERS_PAGE_SIZE);
+    const result = await api.users(page, MAX_PAGE_SIZE);
     totalUsers = result.totalItems;
     let reachedOlder = false;
     for (const user of result.items) {
@@ -44,7 +43,7 @@ export async function busiestUsers(api: AdminApi, range: UsageRange): Promise<Bu
       if (!(Date.parse(user.createdAt) >= range.toMs)) active.push(user);
     }
     if (reachedOlder || page >= result.totalPages) break;
-    if (page * USERS_PAGE_SIZE >= USERS_READ_AT_MOST) {
+    if (page * MAX_PAGE_SIZE >= USERS_READ_AT_MOST) {
       complete = false;
       break;
     }

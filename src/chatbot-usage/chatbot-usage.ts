@@ -1,4 +1,4 @@
-import { LitElement, html, type PropertyValues } from 'lit';
+import { LitElement, html } from 'lit';
 import type { ChatbotUsageEventMap } from './usage-events.js';
 import type { UsageView } from './usage-view.js';
 import { hostStyles } from './chatbot-usage.styles.js';
@@ -102,10 +102,6 @@ export class ChatbotUsage extends LitElement {
   async refresh(): Promise<void> {
     await this.#viewLoading;
     await this.#view?.reload();
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('endpoint') || changed.has('adminToken') || changed.has('from') || changed.has('to')) this.#view?.attributesChanged();
   }
 
   protected override render() {

@@ -2,6 +2,7 @@
  * The date range of `<chatbot-usage>`: `from` inclusive, `to` exclusive, both UTC, exactly as the
  * chatbot API counts (a date alone is 00:00 UTC of that day, and months are UTC calendar months).
  */
+import { MAX_COUNT_BY_MONTH_MONTHS } from '../shared/limits.js';
 
 /** A checked range: UTC instants and the `YYYY-MM-DD` (or ISO) text sent upstream. */
 export interface UsageRange {
@@ -15,7 +16,7 @@ export interface UsageRange {
 export type RangeCheck = { ok: true; range: UsageRange } | { ok: false; field: 'from' | 'to'; message: string };
 
 /** The longest range upstream answers month by month (100 years); longer is refused here. */
-export const MAX_RANGE_MONTHS = 1200;
+export const MAX_RANGE_MONTHS = MAX_COUNT_BY_MONTH_MONTHS;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -5,11 +5,10 @@
  * the user message just before the rated one; one read per session, however many of its answers
  * were rated.
  */
+import { MAX_PAGE_SIZE } from '../shared/page-size.js';
 import type { FeedbackItem, Message } from '../shared/types.js';
 import type { AdminApi, Page } from './admin-api.js';
 
-/** Messages read per page of a session (upstream's largest page). */
-const SESSION_PAGE_SIZE = 100;
 /** Pages of one session read at most while looking for its rated answers. */
 const SESSION_PAGES_AT_MOST = 5;
 
@@ -37,7 +36,7 @@ async function readSession(api: AdminApi, sessionId: string, rated: ReadonlySet<
   let page: Page<Message>;
   let number = 0;
   do {
-    page = await api.messages(sessionId, ++number, SESSION_PAGE_SIZE);
+    page = await api.messages(sessionId, ++number, MAX_PAGE_SIZE);
     messages.push(...page.items);
   } while (missing() && number < page.totalPages && number < SESSION_PAGES_AT_MOST);
   return messages;

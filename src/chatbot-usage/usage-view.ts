@@ -3,8 +3,10 @@
  * of the range from the admin routes and draws them, with the drill-down (user -> sessions ->
  * messages -> one message, drill-down.ts) below. Each load aborts the one before it, and a load
  * that fails reports once: one visible line in the `error` part and one `chatbot-error` event.
+ * A Lit reactive controller of the element: each update that finds `endpoint`, `admin-token`,
+ * `from` or `to` changed loads again.
  */
-import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
+import { adoptStyles, html, nothing, type LitElement, type ReactiveController, type TemplateResult } from 'lit';
 import type { FeedbackMonth, MonthlyUsage } from '../shared/types.js';
 import { AdminApi, AdminFailure } from './admin-api.js';
 import { busiestUsers, type BusiestUsers } from './busiest-users.js';
@@ -40,7 +42,7 @@ interface Figures {
   feedback: FeedbackMonth[];
 }
 
-export class UsageView implements FeedbackActions {
+export class UsageView implements ReactiveController, FeedbackActions {
   /** The last load of the figures, done. */
   #loaded: Promise<void> = Promise.resolve();
   #figures: Figures | undefined;
@@ -51,6 +53,8 @@ export class UsageView implements FeedbackActions {
   #mode: 'chart' | 'table' = 'chart';
   #loadAbort: AbortController | undefined;
   #queued = false;
+  /** The settings the figures were last asked for: `endpoint`, `admin-token`, `from`, `to`. */
+  #settings: string;
   #format: UsageFormat;
   readonly #form: RangeForm;
   readonly #drillDown: DrillDown;
@@ -78,7 +82,21 @@ export class UsageView implements FeedbackActions {
       },
       this.#format,
     );
-    this.attributesChanged();
+    host.addController(this);
+    this.#settings = this.#settingsNow();
+    this.#loadSoon();
+  }
+
+  hostUpdate(): void {
+    const settings = this.#settingsNow();
+    if (settings === this.#settings) return;
+    this.#settings = settings;
+    this.#loadSoon();
+  }
+
+  #settingsNow(): string {
+    const host = this.#host;
+    return JSON.stringify([host.endpoint, host.adminToken, host.from, host.to]);
   }
 
   /** The last load and the last drill-down step, both done. */
@@ -86,8 +104,8 @@ export class UsageView implements FeedbackActions {
     return Promise.all([this.#loaded, this.#drillDown.settled]).then(() => undefined);
   }
 
-  /** `endpoint`, `admin-token`, `from` or `to` changed: load again (once per task, however many changed). */
-  attributesChanged(): void {
+  /** Loads the figures once the current task is done (once, however many settings changed in it). */
+  #loadSoon(): void {
     if (this.#queued) return;
     this.#queued = true;
     const run = Promise.resolve().then(() => {
@@ -175,10 +193,11 @@ export class UsageView implements FeedbackActions {
     if (!this.#figures) return;
     performance.mark(MARK_RENDERED);
     // A chart wider than its box opens on the latest months, which an owner looks at first, and
-    // so does a feedback table taller than its box (its total under them).
+    // so does a feedback table taller than its box (its total under them). The latest months are
+    // at the inline end: on the left on a right-to-left page, where scrollLeft counts down from 0.
     const root = this.#host.renderRoot;
     const chart = root.querySelector<HTMLElement>('.chart-scroll');
-    if (chart) chart.scrollLeft = chart.scrollWidth;
+    if (chart) chart.scrollLeft = getComputedStyle(chart).direction === 'rtl' ? -chart.scrollWidth : chart.scrollWidth;
     const feedback = root.querySelector<HTMLElement>('.feedback .table-scroll');
     if (feedback) feedback.scrollTop = feedback.scrollHeight;
     // Then the rated answers, which need a read of each rated session: a load of their own.

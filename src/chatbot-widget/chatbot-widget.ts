@@ -7,6 +7,7 @@ import { shellStyles } from './shell.styles.js';
 import { suggestionsFromAttribute } from './suggestions-attribute.js';
 import { WidgetLanguage } from './widget-language.js';
 import type { ChatPanel, PanelHost } from './panel/chat-panel.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/page-size.js';
 
 /**
  * A chat window for visitors of a site, backed by the signing handler (docs/api.md describes the
@@ -133,7 +134,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   /** `light`, `dark` or `auto` (follows the system). */
   theme: 'light' | 'dark' | 'auto' = 'light';
   /** Messages and sessions per page fetched from the server (1–100). */
-  pageSize = 20;
+  pageSize = DEFAULT_PAGE_SIZE;
   /**
    * Language of the widget's texts, as a BCP 47 tag (`de`, `pt-BR`, `ar`). Default: the page's
    * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.
@@ -262,7 +263,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
 
   protected override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('open') && this.open && this.hasUpdated) this.#rises = true;
-    if (changed.has('pageSize')) this.pageSize = Math.min(100, Math.max(1, Math.floor(this.pageSize) || 20));
+    if (changed.has('pageSize')) this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(this.pageSize) || DEFAULT_PAGE_SIZE));
   }
 
   protected override updated(changed: PropertyValues<this>) {

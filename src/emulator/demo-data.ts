@@ -7,6 +7,7 @@
  * seeded PRNG. Fast: every text comes from a fixed pool whose token counts are computed once per
  * call, so a million records take about a second (`npx tsx bench/demo-data.ts`).
  */
+import { SESSION_GAP_MS } from './send.js';
 import { countTokens } from './tokens.js';
 import { ATTACHMENT_ANSWER, ATTACHMENT_QUESTIONS, FIRST_NAMES, FOLLOW_UPS, LAST_NAMES, OPENERS, TOPICS, type Topic } from './demo-texts.js';
 
@@ -40,8 +41,6 @@ interface DemoMessagesOptions {
   seed?: number;
 }
 
-/** How long after a user's last message their next one opens a new session. */
-const SESSION_GAP_MS = 30 * 60_000;
 /** Sessions end this long before `now` at the latest, so no record lies in the future. */
 const END_MARGIN_MS = 3 * 3_600_000;
 /** Density of sessions over the period is proportional to GROWTH_FLOOR + t (t from 0 to 1): ~5x growth. */

@@ -4,7 +4,7 @@
  * anything but an {@link ApiError}.
  */
 import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_ID_CHARS, MAX_USER_NAME_CHARS } from '../shared/limits.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/types.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/page-size.js';
 import { parseIsoDate } from '../shared/dates.js';
 import { apiErrors, type FieldErrors } from './errors.js';
 

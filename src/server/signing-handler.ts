@@ -17,6 +17,7 @@ import { send } from './routes/send-route.js';
 import { feedback } from './routes/feedback-routes.js';
 import { message, messages, revokeVisitor, sessions, visitor } from './routes/visitor-routes.js';
 import { VerifiedTokens } from './identity/verified-tokens.js';
+import { ClientAddresses } from './identity/client-address.js';
 import { visitorKey } from './identity/visitor-token.js';
 
 /** The handler: a Web `Request` in, a `Response` out. */
@@ -63,6 +64,7 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
   let key: Promise<string> | undefined;
   const visitorKeyOnce = () => (key ??= visitorKey(resolved.apiSecret, resolved.visitorTokenSecret));
   const tokens = new VerifiedTokens(visitorKeyOnce, resolved.chatbotId);
+  const addresses = new ClientAddresses(resolved);
   const refusedOrigins = new RefusedOriginLog(resolved.logger);
   const onRefused = (origin: string) => refusedOrigins.note(origin);
 
@@ -95,6 +97,7 @@ export function createSigningHandler(options: SigningHandlerOptions): SigningHan
         context,
         visitorKey: visitorKeyOnce(),
         tokens,
+        addresses,
       };
       const answer = route.admin ? await admin(ctx) : await VISITOR_ROUTES[route.name]!(ctx);
       return withHeaders(answer, cors);

@@ -4,9 +4,6 @@
  * 00:00:00 UTC, a time without offset means UTC).
  */
 
-/** A day in milliseconds (UTC days have no leap seconds in Unix time). */
-export const DAY_MS = 86_400_000;
-
 // Date, optional time (T, t or a space), optional fraction, optional offset Z / ±HH:MM / ±HHMM / ±HH.
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 

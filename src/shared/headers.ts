@@ -10,5 +10,8 @@ export const HEADER_RATE_RESET = 'X-RateLimit-Reset';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
 
+/** The signing handler's admin routes: the site owner's token (docs/usage.md). */
+export const ADMIN_TOKEN_HEADER = 'X-Admin-Token';
+
 /** Accepted clock skew of `X-Timestamp`, either way (docs/api.md). */
 export const TIMESTAMP_WINDOW_SECONDS = 300;

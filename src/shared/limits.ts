@@ -21,6 +21,8 @@ export const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 export const MAX_FEEDBACK_COMMENT_CHARS = 500;
 /** A minute in milliseconds: the length of the per-minute windows the handler counts and the widget reads. */
 export const MINUTE_MS = 60_000;
+/** A day in milliseconds (UTC days have no leap seconds in Unix time): the daily windows, and how long records are kept. */
+export const DAY_MS = 86_400_000;
 /** The values a rating takes (`null` takes a rating back). */
 export const FEEDBACK_VALUES = ['up', 'down'] as const;
 /** Whether `value` is a rating's value: thumbs up or down. */

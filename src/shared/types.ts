@@ -161,7 +161,3 @@ export interface FeedbackMonth {
 
 export type FeedbackListResponse = PagedEnvelope<FeedbackItem[]>;
 export type FeedbackCountByMonthResponse = Envelope<FeedbackMonth[] | null>;
-
-/** Page-size rules shared by every listing. */
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;

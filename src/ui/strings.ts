@@ -72,7 +72,10 @@ export interface WidgetStrings extends PluralVariants {
   /** `{seconds}` is the wait the server asked for. */
   errorRateLimited: string;
   errorServer: string;
+  /** A message the server refused; `{detail}` is the server's words (or its status). */
   errorRejected: string;
+  /** A read the server refused (the conversation, the history, the sign-in check); `{detail}` as above. */
+  errorLoadRejected: string;
   errorTooLong: string;
   errorIdentity: string;
   /** The handler speaks for the site's own login and nobody is signed in: the visitor signs in first. */

@@ -98,6 +98,19 @@ describe('<chatbot-usage> figures', () => {
     equal(errors.length, 0, 'no error event');
   });
 
+  it('opens a wide chart on the latest months on a right-to-left page too, where they are on the left', async () => {
+    const { el } = await mountUsage({ ...DECADE, dir: 'rtl', style: 'display:block;width:360px' });
+    const scroller = part(el, 'chart')!.querySelector<HTMLElement>('.chart-scroll')!;
+    const box = scroller.getBoundingClientRect();
+    const [oldest, latest] = [parts(el, 'bar')[0]!.getBoundingClientRect(), parts(el, 'bar').at(-1)!.getBoundingClientRect()];
+    assert(latest.left < oldest.left, 'the months run from right to left');
+    assert(
+      latest.left >= box.left - 1 && latest.right <= box.right + 1,
+      `the latest month in view: ${latest.left}–${latest.right} in ${box.left}–${box.right}`,
+    );
+    assert(oldest.left >= box.right, 'the oldest months scrolled out of view, to the right');
+  });
+
   it('counts a message at 00:00 UTC on the 1st in that month, and says months are UTC', async () => {
     const { el } = await mountUsage({ from: '2016-03-01', to: '2016-05-01' });
     const expected = await countByMonth('2016-03-01', '2016-05-01');

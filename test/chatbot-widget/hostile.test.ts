@@ -4,6 +4,8 @@
 // host page's attributes and `strings`. Nothing may become markup, load from a third-party host
 // or run; see test/helpers/browser/inert-dom.ts for the checks.
 import type { ChatbotErrorDetail, ChatbotWidget, WidgetStrings } from '../../src/browser/index.js';
+import { format } from '../../src/ui/format-text.js';
+import { strings as en } from '../../src/ui/locales/en.js';
 import { HOSTILE_ERROR } from '../helpers/browser/hostile-error.js';
 import {
   absoluteEndpoint,
@@ -185,8 +187,24 @@ describe('<chatbot-widget> against hostile content', () => {
     assert(error.textContent!.includes(HOSTILE_ERROR), `the text as sent: ${error.textContent}`);
     equal(error.querySelectorAll('*').length, 2, 'a text span and the dismiss button, nothing else');
     equal(errors[0]?.kind, 'rejected');
-    assert(errors[0]!.message.includes(HOSTILE_ERROR));
+    equal(errors[0]!.message, format(en.errorRejected, { detail: HOSTILE_ERROR }), 'a message was refused: the message could not be sent');
     expectInertBubbles(el);
+    await quietFor(50);
+    equal(canary(), undefined, 'window.__pwned');
+  });
+
+  it('says a refused read of the conversation in the server’s words, as text, and not as a message unsent', async () => {
+    const errors: ChatbotErrorDetail[] = [];
+    // Heard on the document from before the element is there: the read fails while it connects.
+    const listener = (e: Event) => errors.push((e as CustomEvent<ChatbotErrorDetail>).detail);
+    document.addEventListener('chatbot-error', listener);
+    const { el } = await mount({ open: '' }, freshNamespace('hostile-reads'));
+    const error = await waitFor(() => part(el, 'error'), 'the error part');
+    equal(errors[0]?.kind, 'rejected');
+    equal(errors[0]!.message, format(en.errorLoadRejected, { detail: HOSTILE_ERROR }), 'the conversation could not be loaded');
+    assert(error.textContent!.includes(errors[0]!.message), `shown as said: ${error.textContent}`);
+    equal(error.querySelectorAll('*').length, 2, 'a text span and the dismiss button, nothing else');
+    document.removeEventListener('chatbot-error', listener);
     await quietFor(50);
     equal(canary(), undefined, 'window.__pwned');
   });

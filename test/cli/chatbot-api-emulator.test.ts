@@ -129,7 +129,7 @@ test('emulator errors come back as exit 1 with the envelope or validation body o
 });
 
 test('a key pasted from a placeholder is named before anything is sent; a refused key is named as refused, not unreachable', async () => {
-  // "pk_…" cannot go in a header: fetch would throw, which used to read "Could not reach the chatbot API".
+  // "pk_…" cannot go in a header: fetch throws, and that must not read as "Could not reach the chatbot API".
   for (const [args, extra, named] of [
     [['users'], { CHATBOT_API_KEY: 'pk_…' }, 'CHATBOT_API_KEY'],
     [['users', '--api-key', 'pk_cli with space'], {}, '--api-key'],

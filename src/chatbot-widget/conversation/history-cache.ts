@@ -45,7 +45,14 @@ interface IndexEntry {
 type StoredEntry = [opened: number, held: number];
 
 const storedEntry = ({ opened, held }: IndexEntry): StoredEntry => [opened, held];
-const entryOf = ([opened, held]: StoredEntry): IndexEntry => ({ opened, held });
+/**
+ * A stored pair's entry. A line of any other shape (the storage written by something else) reads
+ * as the session opened longest ago and as full as a session can be: it is the first to go.
+ */
+const entryOf = (stored: unknown): IndexEntry =>
+  Array.isArray(stored) && stored.length === 2 && stored.every(Number.isFinite)
+    ? { opened: stored[0] as number, held: stored[1] as number }
+    : { opened: 0, held: MAX_MESSAGES_PER_SESSION };
 
 /**
  * Milliseconds of a stored message's `createdAt` as `Date.parse` reads it, or 0 for text it cannot

@@ -24,6 +24,7 @@
  * attempts (an expired token), the second attempt counts as a new message; and the handler keeps
  * keys for 24 hours, so an entry resent after that counts as new as well.
  */
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/headers.js';
 import type { Message, SendMessageResponse } from '../../shared/types.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
 import { emit } from '../../ui/emit.js';
@@ -324,7 +325,7 @@ export class OutboxSender {
         try {
           const answer = await visitor.request<SendAnswer>('POST', '/message', {
             body: { content: entry.content, ...(entry.file ? { file: entry.file } : {}), ...(entry.name ? { name: entry.name } : {}) },
-            headers: { 'Idempotency-Key': entry.key },
+            headers: { [IDEMPOTENCY_KEY_HEADER]: entry.key },
             signal,
             timeoutMs: SEND_TIMEOUT_MS,
           });

@@ -13,6 +13,7 @@
  *
  * A change of user id is told to `onChange`, which starts the conversation over for the new one.
  */
+import { DAY_MS } from '../../shared/limits.js';
 import type { Envelope } from '../../shared/types.js';
 import { keyPart, type KeyValueStorage } from '../io/storage.js';
 import { RequestFailure, type RequestOptions, type Transport } from '../io/transport.js';
@@ -41,7 +42,7 @@ interface StoredIdentity {
  * history, for an expired one: a visitor who comes back now and then keeps their conversations
  * only if the token is renewed while it is still good.
  */
-const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+const RENEW_AFTER_MS = DAY_MS;
 
 /**
  * Where the records of the site's signed-in users are kept for an endpoint, each user's under

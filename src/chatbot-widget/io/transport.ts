@@ -4,6 +4,7 @@
  * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
  * the site's own login through the page's cookies) is identity/visitor.ts's business.
  */
+import { HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../../shared/headers.js';
 import { MINUTE_MS } from '../../shared/limits.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
@@ -128,8 +129,8 @@ export class Transport {
       if (timeout.aborted) throw new RequestFailure('timeout', 0, '');
       throw networkFailure();
     }
-    const remaining = response.headers.get('X-RateLimit-Remaining');
-    const resetAt = Number(response.headers.get('X-RateLimit-Reset')) * 1000;
+    const remaining = response.headers.get(HEADER_RATE_REMAINING);
+    const resetAt = Number(response.headers.get(HEADER_RATE_RESET)) * 1000;
     if (remaining !== null && Number.isFinite(+remaining) && resetAt > 0)
       // A window that ends within a minute is a per-minute limit, not the day's budget: its sends
       // come back before a notice would help.

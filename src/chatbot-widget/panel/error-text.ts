@@ -5,7 +5,8 @@ import { format } from '../../ui/format-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 
 /**
- * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`). A
+ * A failed request in the visitor's words (the `error` part and `chatbot-error`'s `detail`): a
+ * failure with the `localId` of a message is that message's send, one without is a read. A
  * refusal that asks for more than a minute's wait is a day's budget spent: `spent(resetAt)` says
  * until when, as the quota notice does, rather than a count of thousands of seconds.
  */
@@ -30,7 +31,9 @@ export function describeFailure(
         ? spent(Date.now() + wait * 1000)
         : format(t.errorRateLimited, { seconds: wait })
       : (fixed[failure.kind] ??
-        (failure.status === 413 ? t.errorTooLong : format(t.errorRejected, { detail: failure.detail || String(failure.status) })));
+        (failure.status === 413
+          ? t.errorTooLong
+          : format(localId ? t.errorRejected : t.errorLoadRejected, { detail: failure.detail || String(failure.status) })));
   return {
     kind: failure.kind,
     message,

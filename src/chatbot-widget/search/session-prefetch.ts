@@ -9,6 +9,7 @@
  * It comes with the search's code (a chunk loaded when the history pane first opens): a visitor
  * who never opens the history never loads it.
  */
+import { MAX_PAGE_SIZE } from '../../shared/page-size.js';
 import type { ChatSession, Message, MessageListResponse, SessionListResponse } from '../../shared/types.js';
 import type { CachedConversation } from '../conversation/cached-conversation.js';
 import type { Connection } from '../identity/connection.js';
@@ -18,8 +19,6 @@ import { createdAtMs, mergeMessages, MAX_MESSAGES_PER_SESSION, type HistoryCache
 export const MAX_PREFETCHED_SESSIONS = 50;
 /** Sessions fetched at once: polite to the handler and upstream, and to the visitor's own sends. */
 const AT_ONCE = 2;
-/** The largest page the handler and upstream give: the fewest requests for a session. */
-const PAGE_SIZE = 100;
 
 /** What the prefetch reads and writes through (the history's connection and cache). */
 export interface PrefetchContext {
@@ -127,7 +126,7 @@ async function fetchSession(context: PrefetchContext, session: ChatSession, held
   let messages = held;
   let totalItems = session.messageCount;
   for (let page = 1; ; page++) {
-    const response = await context.get<MessageListResponse>('/messages', { sessionId: session.id, page, pageSize: PAGE_SIZE }, signal);
+    const response = await context.get<MessageListResponse>('/messages', { sessionId: session.id, page, pageSize: MAX_PAGE_SIZE }, signal);
     if (signal.aborted) return;
     messages = mergeMessages(messages, response.data);
     totalItems = response.totalItems;

@@ -30,10 +30,13 @@ export function createDefaultReplySource(options: { docs?: string[] } = {}): Kno
 
 /** The environment variables {@link createReplySourceFromEnv} reads, each with its generic fallback. */
 const REPLY_ENV = {
-  baseUrl: ['CHATBOT_EMULATOR_OPENAI_BASE_URL', 'OPENAI_BASE_URL'],
-  model: ['CHATBOT_EMULATOR_OPENAI_MODEL', 'OPENAI_MODEL'],
-  apiKey: ['CHATBOT_EMULATOR_OPENAI_API_KEY', 'OPENAI_API_KEY'],
+  baseUrl: { own: 'CHATBOT_EMULATOR_OPENAI_BASE_URL', fallback: 'OPENAI_BASE_URL' },
+  model: { own: 'CHATBOT_EMULATOR_OPENAI_MODEL', fallback: 'OPENAI_MODEL' },
+  apiKey: { own: 'CHATBOT_EMULATOR_OPENAI_API_KEY', fallback: 'OPENAI_API_KEY' },
 } as const;
+
+/** A setting's two variables: the emulator's own, read first, and the generic one. */
+type EnvNames = (typeof REPLY_ENV)[keyof typeof REPLY_ENV];
 
 /**
  * The reply source the environment asks for.
@@ -56,7 +59,7 @@ export function createReplySourceFromEnv(env: Record<string, string | undefined>
   if (choice === 'knowledge-base') return createDefaultReplySource();
   if (choice) throw new Error(`CHATBOT_EMULATOR_REPLIES must be "knowledge-base" or unset, got ${JSON.stringify(choice)}.`);
 
-  const read = (names: readonly [string, string]): string | undefined => env[names[0]]?.trim() || env[names[1]]?.trim() || undefined;
+  const read = (names: EnvNames): string | undefined => env[names.own]?.trim() || env[names.fallback]?.trim() || undefined;
   const baseUrl = read(REPLY_ENV.baseUrl);
   const model = read(REPLY_ENV.model);
   const apiKey = read(REPLY_ENV.apiKey);
@@ -77,12 +80,12 @@ export function createReplySourceFromEnv(env: Record<string, string | undefined>
     });
   }
 
-  const own = Object.values(REPLY_ENV).map((names) => names[0]);
+  const own = Object.values(REPLY_ENV).map((names) => names.own);
   const setOwn = own.filter((name) => env[name]?.trim());
   if (setOwn.length > 0) {
     const missing = Object.values(REPLY_ENV)
       .filter((names) => !read(names))
-      .map((names) => names[0]);
+      .map((names) => names.own);
     throw new Error(
       `The emulator's OpenAI-compatible replies need ${own.join(', ')} all set; missing ${missing.join(', ')}. ` +
         'Unset them all to use the built-in knowledge base.',

@@ -163,8 +163,8 @@ function completionContent(body: unknown): string | undefined {
 function errorText(text: string): string {
   let message: string = text;
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const candidate = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message);
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown } | null;
+    const candidate = typeof body?.error === 'string' ? body.error : (body?.error?.message ?? body?.message);
     if (typeof candidate === 'string') message = candidate;
   } catch {
     // Not JSON: the raw text (often an HTML error page) is shown, shortened.

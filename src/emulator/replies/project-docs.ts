@@ -16,7 +16,7 @@ export function findProjectRoot(from: string = dirname(fileURLToPath(import.meta
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir;
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown } | null)?.name === PACKAGE_NAME) return dir;
       } catch {
         // A package.json that does not parse is not ours; keep walking up.
       }

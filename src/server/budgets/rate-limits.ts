@@ -8,8 +8,7 @@
  * a concurrent request may take the last place; the count then overshoots, the request is refused
  * all the same and its count is taken back (see {@link uncount}).
  */
-import { DAY_MS } from '../../shared/dates.js';
-import { MINUTE_MS } from '../../shared/limits.js';
+import { DAY_MS, MINUTE_MS } from '../../shared/limits.js';
 import type { ResolvedOptions } from '../core/options.js';
 import { refuse, TEXT } from '../core/responses.js';
 

@@ -17,7 +17,7 @@
  * cannot fill the store with the counters of identities from ever new addresses.
  */
 import { HEADER_RATE_LIMIT, HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../../shared/headers.js';
-import { clientAddressOf } from '../identity/identity.js';
+import type { ClientAddresses } from '../identity/client-address.js';
 import type { HandlerContext, Identity, ResolvedOptions } from '../core/options.js';
 import { countAll, countIn, DAY_MS, MINUTE_MS, secondsUntil, windowAt, type LimitWindow } from './rate-limits.js';
 import { HandlerAnswer, refuse, TEXT } from '../core/responses.js';
@@ -83,12 +83,12 @@ interface UpstreamQuota {
 
 /** Whose budget a request of `identity` counts in: for visitors with tokens, their address's too. */
 export function senderOf(
-  options: ResolvedOptions,
+  addresses: ClientAddresses,
   request: Request,
   context: HandlerContext | undefined,
   identity: Identity & { visitor: boolean },
 ): Sender {
-  return { userId: identity.userId, address: identity.visitor ? clientAddressOf(options, request, context) : undefined };
+  return { userId: identity.userId, address: identity.visitor ? addresses.of(request, context) : undefined };
 }
 
 const upstreamQuotaKey = (options: ResolvedOptions) => `${options.chatbotId}:upstream-quota`;
@@ -96,12 +96,15 @@ const upstreamQuotaKey = (options: ResolvedOptions) => `${options.chatbotId}:ups
 async function upstreamQuota(options: ResolvedOptions): Promise<UpstreamQuota | undefined> {
   const text = await options.store.get(upstreamQuotaKey(options));
   if (!text) return undefined;
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as UpstreamQuota;
-    return Number.isInteger(value.limit) && value.limit > 0 ? value : undefined;
+    value = JSON.parse(text);
   } catch {
-    return undefined;
+    return undefined; // not written by the handler: as if upstream had not reported yet
   }
+  if (value === null || typeof value !== 'object') return undefined;
+  const quota = value as UpstreamQuota;
+  return Number.isInteger(quota.limit) && quota.limit > 0 ? quota : undefined;
 }
 
 function specsFor(options: ResolvedOptions, sender: Sender, quota: UpstreamQuota | undefined): WindowSpec[] {

@@ -3,7 +3,8 @@
  * new rating's month and value and takes one from the old rating's, so the month counts are a few
  * reads however many ratings there are, never a scan.
  */
-import { DAY_MS, monthIndexOf, monthLabel, monthStart } from '../../shared/dates.js';
+import { monthIndexOf, monthLabel, monthStart } from '../../shared/dates.js';
+import { DAY_MS } from '../../shared/limits.js';
 import type { FeedbackValue } from '../../shared/types.js';
 import type { ResolvedOptions } from '../core/options.js';
 

@@ -12,12 +12,12 @@
  *   and may or may not be stored; the next request with the key looks upstream first.
  */
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/headers.js';
-import { ID_PATTERN } from '../../shared/limits.js';
+import { DAY_MS, ID_PATTERN } from '../../shared/limits.js';
 import type { ResolvedOptions } from '../core/options.js';
 import { refuse, TEXT } from '../core/responses.js';
 
 /** How long a key's outcome is kept. */
-export const OUTCOME_TTL_MS = 24 * 60 * 60 * 1000;
+export const OUTCOME_TTL_MS = DAY_MS;
 /** How often a waiting request looks at the store (an in-process completion wakes it at once). */
 const POLL_MS = 100;
 /** Uncertain attempts remembered per key: enough for a few retries through a bad connection. */

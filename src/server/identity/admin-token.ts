@@ -1,8 +1,9 @@
 /** An `authorizeAdmin` that accepts requests carrying a fixed `X-Admin-Token`. */
+import { ADMIN_TOKEN_HEADER } from '../../shared/headers.js';
 import { timingSafeEqual } from '../../shared/signature.js';
 
-/** The header {@link adminTokenAuthorizer} reads. */
-export const ADMIN_TOKEN_HEADER = 'X-Admin-Token';
+/** The header {@link adminTokenAuthorizer} reads, the one `<chatbot-usage>` sends. */
+export { ADMIN_TOKEN_HEADER };
 
 /**
  * Allows a request when its `X-Admin-Token` header equals `token`, compared in constant time.

@@ -5,12 +5,11 @@
  */
 import { MAX_USER_ID_CHARS } from '../../shared/limits.js';
 import { hasLoneSurrogate } from '../../shared/well-formed.js';
-import type { HandlerContext, Identity, ResolvedOptions } from '../core/options.js';
+import type { Identity, ResolvedOptions } from '../core/options.js';
 import { refuse, TEXT } from '../core/responses.js';
 import { isRevoked } from './revocation.js';
 import type { VerifiedTokens } from './verified-tokens.js';
 import { bearerToken, type VisitorClaims } from './visitor-token.js';
-import { addressBucket } from './address-bucket.js';
 import { unixSeconds } from '../../shared/signature.js';
 
 /**
@@ -64,30 +63,4 @@ export async function callerIdentity(
   const claims = await visitorClaims(options, request, tokens);
   if (!claims) refuse(401, TEXT.noIdentity);
   return { userId: claims.userId, visitor: true };
-}
-
-/** The bucket of requests without an address, or with one that is no IP address: one for all of them. */
-export const UNKNOWN_ADDRESS = 'unknown';
-/** Loggers already told about an address that is no IP address: told once, not per request. */
-const toldOfUnknownAddress = new WeakSet<ResolvedOptions['logger']>();
-
-/**
- * The address the per-address limits count: the option's answer, else the adapter's, in its
- * bucket (without a port; an IPv6 /64 counts as one address, see address-bucket.ts).
- */
-export function clientAddressOf(options: ResolvedOptions, request: Request, context: HandlerContext | undefined): string {
-  const chosen = options.clientAddress ? options.clientAddress(request) : context?.clientAddress;
-  // Without an address every such request shares one bucket: safe, if strict.
-  if (typeof chosen !== 'string' || chosen.trim() === '') return UNKNOWN_ADDRESS;
-  const bucket = addressBucket(chosen.slice(0, 100));
-  if (bucket !== undefined) return bucket;
-  if (!toldOfUnknownAddress.has(options.logger)) {
-    toldOfUnknownAddress.add(options.logger);
-    // Not quoted: the text may come from a header anyone can write.
-    options.logger.warn(
-      'a client address is not an IP address (IPv4 or IPv6, with or without a port): requests with such addresses ' +
-        'share one per-address limit. Check the clientAddress option or the adapter. This is said once.',
-    );
-  }
-  return UNKNOWN_ADDRESS;
 }

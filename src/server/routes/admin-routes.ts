@@ -4,7 +4,7 @@
  * each re-encoded from its decoded value. The visitors' ratings are the handler's own: they are
  * answered from its store (feedback-routes.ts).
  */
-import { MAX_PAGE_SIZE } from '../../shared/types.js';
+import { MAX_PAGE_SIZE } from '../../shared/page-size.js';
 import { envelopeOf } from '../core/envelope.js';
 import { json, refuse, TEXT } from '../core/responses.js';
 import type { RouteContext } from './route-context.js';

@@ -5,7 +5,8 @@
  */
 import { monthIndexOf, parseIsoDate } from '../../shared/dates.js';
 import { isFeedbackValue, MAX_COUNT_BY_MONTH_MONTHS } from '../../shared/limits.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type FeedbackValue } from '../../shared/types.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../shared/page-size.js';
+import type { FeedbackValue } from '../../shared/types.js';
 import { windowAt, MINUTE_MS, spendWithin, type LimitWindow } from '../budgets/rate-limits.js';
 import { belongsTo } from '../core/envelope.js';
 import { readJsonObject } from '../core/request-body.js';

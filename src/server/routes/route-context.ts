@@ -1,6 +1,7 @@
 /** What every route function receives. */
 import type { HandlerContext, ResolvedOptions } from '../core/options.js';
 import type { MatchedRoute } from '../core/route-table.js';
+import type { ClientAddresses } from '../identity/client-address.js';
 import type { VerifiedTokens } from '../identity/verified-tokens.js';
 
 export interface RouteContext {
@@ -14,4 +15,6 @@ export interface RouteContext {
   visitorKey: Promise<string>;
   /** Checks visitor tokens, remembering the ones seen last. */
   tokens: VerifiedTokens;
+  /** Reads client addresses for the per-address limits. */
+  addresses: ClientAddresses;
 }

@@ -143,7 +143,7 @@ export async function send(ctx: RouteContext): Promise<Response> {
   const { request, options } = ctx;
   requireJson(request);
   const identity = await callerIdentity(options, request, ctx.tokens);
-  const sender = senderOf(options, request, ctx.context, identity);
+  const sender = senderOf(ctx.addresses, request, ctx.context, identity);
   let budget: Budget | undefined;
   // Every answer to a known caller says what is left of their budget.
   const withRate = (response: Response) => withRateHeaders(options, sender, response, budget);

@@ -5,9 +5,9 @@
 import { MAX_FILE_URL_CHARS, MAX_MESSAGE_CHARS, MAX_USER_NAME_CHARS } from '../../shared/limits.js';
 import { unixSeconds } from '../../shared/signature.js';
 import { hasLoneSurrogate } from '../../shared/well-formed.js';
-import { MAX_PAGE_SIZE } from '../../shared/types.js';
+import { MAX_PAGE_SIZE } from '../../shared/page-size.js';
 import { belongsTo, envelopeOf } from '../core/envelope.js';
-import { callerIdentity, clientAddressOf, hostIdentity, visitorClaims } from '../identity/identity.js';
+import { callerIdentity, hostIdentity, visitorClaims } from '../identity/identity.js';
 import { countNewVisitor, countRevocation } from '../budgets/rate-limits.js';
 import { isJsonRequest, readJsonObject } from '../core/request-body.js';
 import { json, refuse, TEXT } from '../core/responses.js';
@@ -50,7 +50,7 @@ export async function visitor(ctx: RouteContext): Promise<Response> {
   const now = unixSeconds(options.now());
   const claims = await visitorClaims(options, request, ctx.tokens);
   const renewable = claims && now < claims.firstIssuedAt + options.visitorTokenMaxAgeSeconds ? claims : undefined;
-  if (!renewable) await countNewVisitor(options, clientAddressOf(options, request, ctx.context));
+  if (!renewable) await countNewVisitor(options, ctx.addresses.of(request, ctx.context));
   const userId = renewable?.userId ?? newVisitorId();
   const { token } = await issueVisitorToken(await ctx.visitorKey, {
     userId,
@@ -77,7 +77,7 @@ export async function revokeVisitor(ctx: RouteContext): Promise<Response> {
   const claims = token ? await ctx.tokens.claims(token, unixSeconds(options.now())) : undefined;
   if (!claims) refuse(401, TEXT.noIdentity);
   if (!(await isRevoked(options, claims.userId))) {
-    await countRevocation(options, clientAddressOf(options, request, ctx.context));
+    await countRevocation(options, ctx.addresses.of(request, ctx.context));
     await revoke(options, claims);
   }
   return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
@@ -157,7 +157,7 @@ async function ownListingRoute(
     page: query.integer('page', 1, 1_000_000),
     pageSize: query.integer('pageSize', 1, MAX_PAGE_SIZE),
   };
-  const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx.options, ctx.request, ctx.context, identity));
+  const withRate = rateHeadersReadNow(ctx.options, senderOf(ctx.addresses, ctx.request, ctx.context, identity));
   const label = `GET ${path}`;
   const answer = await callUpstream(ctx.options, { method: 'GET', path, label, query: upstreamQuery });
   return withRate(ownListing(ctx, answer, label, identity.userId));

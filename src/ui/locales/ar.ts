@@ -49,6 +49,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'أرسلت رسائل كثيرة في وقت قصير. يُرجى المحاولة مرة أخرى بعد {seconds} ثانية.',
   errorServer: 'خدمة المحادثة غير متاحة حاليًا. يُرجى المحاولة بعد قليل.',
   errorRejected: 'تعذّر إرسال الرسالة: {detail}',
+  errorLoadRejected: 'تعذّر تحميل المحادثة: {detail}',
   errorTooLong: 'الرسالة طويلة جدًا.',
   errorIdentity: 'تعذّر بدء المحادثة. يُرجى إعادة تحميل الصفحة.',
   errorSignedOut: 'سجّل الدخول إلى الموقع للدردشة.',

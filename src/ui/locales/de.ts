@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Zu viele Nachrichten auf einmal. Bitte versuchen Sie es in {seconds} Sekunden erneut.',
   errorServer: 'Der Chat-Dienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
   errorRejected: 'Die Nachricht konnte nicht gesendet werden: {detail}',
+  errorLoadRejected: 'Das Gespräch konnte nicht geladen werden: {detail}',
   errorTooLong: 'Die Nachricht ist zu lang.',
   errorIdentity: 'Der Chat konnte kein Gespräch beginnen. Bitte laden Sie die Seite neu.',
   errorSignedOut: 'Melden Sie sich auf der Website an, um zu chatten.',

@@ -54,6 +54,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Too many messages at once. Please try again in {seconds} seconds.',
   errorServer: 'The chat service is not available right now. Please try again in a moment.',
   errorRejected: 'The message could not be sent: {detail}',
+  errorLoadRejected: 'The conversation could not be loaded: {detail}',
   errorTooLong: 'The message is too long.',
   errorIdentity: 'The chat could not start a conversation. Please reload the page.',
   errorSignedOut: 'Sign in to the site to chat.',

@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Demasiados mensajes a la vez. Vuelva a intentarlo dentro de {seconds} segundos.',
   errorServer: 'El servicio de chat no está disponible en este momento. Vuelva a intentarlo en unos instantes.',
   errorRejected: 'No se ha podido enviar el mensaje: {detail}',
+  errorLoadRejected: 'No se ha podido cargar la conversación: {detail}',
   errorTooLong: 'El mensaje es demasiado largo.',
   errorIdentity: 'El chat no ha podido iniciar una conversación. Vuelva a cargar la página.',
   errorSignedOut: 'Inicie sesión en el sitio para chatear.',

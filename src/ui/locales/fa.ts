@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'پیام‌های زیادی پشت سر هم فرستاده شد. لطفاً {seconds} ثانیهٔ دیگر دوباره تلاش کنید.',
   errorServer: 'سرویس گفتگو در حال حاضر در دسترس نیست. لطفاً کمی بعد دوباره تلاش کنید.',
   errorRejected: 'پیام ارسال نشد: {detail}',
+  errorLoadRejected: 'گفتگو بارگیری نشد: {detail}',
   errorTooLong: 'پیام بیش از حد طولانی است.',
   errorIdentity: 'شروع گفتگو ممکن نشد. لطفاً صفحه را دوباره بارگیری کنید.',
   errorSignedOut: 'برای گفتگو، وارد حساب خود در این سایت شوید.',

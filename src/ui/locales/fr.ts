@@ -45,6 +45,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Trop de messages à la fois. Veuillez réessayer dans {seconds} secondes.',
   errorServer: 'Le service de chat n’est pas disponible pour le moment. Veuillez réessayer dans un instant.',
   errorRejected: 'Le message n’a pas pu être envoyé\u00A0: {detail}',
+  errorLoadRejected: 'La conversation n’a pas pu être chargée\u00A0: {detail}',
   errorTooLong: 'Le message est trop long.',
   errorIdentity: 'Le chat n’a pas pu démarrer la conversation. Veuillez recharger la page.',
   errorSignedOut: 'Connectez-vous au site pour discuter.',

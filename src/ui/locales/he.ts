@@ -46,6 +46,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'יותר מדי הודעות בבת אחת. אפשר לנסות שוב בעוד {seconds} שניות.',
   errorServer: 'שירות הצ׳אט אינו זמין כרגע. אפשר לנסות שוב בעוד רגע.',
   errorRejected: 'לא ניתן היה לשלוח את ההודעה: {detail}',
+  errorLoadRejected: 'לא ניתן היה לטעון את השיחה: {detail}',
   errorTooLong: 'ההודעה ארוכה מדי.',
   errorIdentity: 'לא ניתן היה להתחיל שיחה. יש לטעון מחדש את הדף.',
   errorSignedOut: 'יש להתחבר לאתר כדי לשוחח.',

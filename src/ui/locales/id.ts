@@ -41,6 +41,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Terlalu banyak pesan sekaligus. Silakan coba lagi dalam {seconds} detik.',
   errorServer: 'Layanan chat sedang tidak tersedia. Silakan coba lagi sebentar lagi.',
   errorRejected: 'Pesan tidak dapat dikirim: {detail}',
+  errorLoadRejected: 'Percakapan tidak dapat dimuat: {detail}',
   errorTooLong: 'Pesan terlalu panjang.',
   errorIdentity: 'Chat tidak dapat memulai percakapan. Silakan muat ulang halaman.',
   errorSignedOut: 'Masuk ke situs untuk mengobrol.',

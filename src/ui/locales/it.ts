@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Troppi messaggi in poco tempo. Riprova tra {seconds} secondi.',
   errorServer: 'Al momento il servizio di chat non è disponibile. Riprova tra poco.',
   errorRejected: 'Impossibile inviare il messaggio: {detail}',
+  errorLoadRejected: 'Impossibile caricare la conversazione: {detail}',
   errorTooLong: 'Il messaggio è troppo lungo.',
   errorIdentity: 'Impossibile avviare la conversazione. Ricarica la pagina.',
   errorSignedOut: 'Accedi al sito per chattare.',

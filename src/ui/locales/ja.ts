@@ -41,6 +41,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: '短時間に多くのメッセージが送信されました。{seconds}秒後にもう一度お試しください。',
   errorServer: '現在チャットサービスをご利用いただけません。少し時間をおいてからもう一度お試しください。',
   errorRejected: 'メッセージを送信できませんでした：{detail}',
+  errorLoadRejected: '会話を読み込めませんでした：{detail}',
   errorTooLong: 'メッセージが長すぎます。',
   errorIdentity: '会話を開始できませんでした。ページを再読み込みしてください。',
   errorSignedOut: 'チャットするにはサイトにログインしてください。',

@@ -41,6 +41,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: '짧은 시간에 너무 많은 메시지를 보냈습니다. {seconds}초 후에 다시 시도해 주세요.',
   errorServer: '지금은 채팅 서비스를 이용할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   errorRejected: '메시지를 보내지 못했습니다: {detail}',
+  errorLoadRejected: '대화를 불러오지 못했습니다: {detail}',
   errorTooLong: '메시지가 너무 깁니다.',
   errorIdentity: '대화를 시작하지 못했습니다. 페이지를 새로고침해 주세요.',
   errorSignedOut: '채팅하려면 사이트에 로그인하세요.',

@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Te veel berichten tegelijk. Probeer het over {seconds} seconden opnieuw.',
   errorServer: 'De chatdienst is nu niet beschikbaar. Probeer het zo meteen opnieuw.',
   errorRejected: 'Het bericht kon niet worden verzonden: {detail}',
+  errorLoadRejected: 'Het gesprek kon niet worden geladen: {detail}',
   errorTooLong: 'Het bericht is te lang.',
   errorIdentity: 'De chat kon geen gesprek starten. Laad de pagina opnieuw.',
   errorSignedOut: 'Log in op de website om te chatten.',

@@ -47,6 +47,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Zbyt wiele wiadomości naraz. Spróbuj ponownie za {seconds} s.',
   errorServer: 'Usługa czatu jest teraz niedostępna. Spróbuj ponownie za chwilę.',
   errorRejected: 'Nie udało się wysłać wiadomości: {detail}',
+  errorLoadRejected: 'Nie udało się wczytać rozmowy: {detail}',
   errorTooLong: 'Wiadomość jest za długa.',
   errorIdentity: 'Nie udało się rozpocząć rozmowy. Odśwież stronę.',
   errorSignedOut: 'Zaloguj się w serwisie, aby czatować.',

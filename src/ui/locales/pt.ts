@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Muitas mensagens de uma vez. Tente novamente em {seconds} segundos.',
   errorServer: 'O serviço de chat não está disponível no momento. Tente novamente daqui a pouco.',
   errorRejected: 'Não foi possível enviar a mensagem: {detail}',
+  errorLoadRejected: 'Não foi possível carregar a conversa: {detail}',
   errorTooLong: 'A mensagem é longa demais.',
   errorIdentity: 'O chat não conseguiu iniciar uma conversa. Recarregue a página.',
   errorSignedOut: 'Inicie sessão no site para conversar.',

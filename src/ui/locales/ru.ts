@@ -47,6 +47,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Слишком много сообщений подряд. Попробуйте ещё раз через {seconds} с.',
   errorServer: 'Сервис чата временно не работает. Попробуйте ещё раз чуть позже.',
   errorRejected: 'Не удалось отправить сообщение: {detail}',
+  errorLoadRejected: 'Не удалось загрузить диалог: {detail}',
   errorTooLong: 'Сообщение слишком длинное.',
   errorIdentity: 'Не удалось начать диалог. Перезагрузите страницу.',
   errorSignedOut: 'Войдите на сайт, чтобы начать чат.',

@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'För många meddelanden på en gång. Försök igen om {seconds} sekunder.',
   errorServer: 'Chattjänsten är inte tillgänglig just nu. Försök igen om en stund.',
   errorRejected: 'Meddelandet kunde inte skickas: {detail}',
+  errorLoadRejected: 'Konversationen kunde inte läsas in: {detail}',
   errorTooLong: 'Meddelandet är för långt.',
   errorIdentity: 'Chatten kunde inte starta en konversation. Läs in sidan igen.',
   errorSignedOut: 'Logga in på webbplatsen för att chatta.',

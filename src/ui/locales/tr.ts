@@ -42,6 +42,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Kısa sürede çok fazla mesaj gönderildi. Lütfen {seconds} saniye sonra tekrar deneyin.',
   errorServer: 'Sohbet hizmeti şu anda kullanılamıyor. Lütfen biraz sonra tekrar deneyin.',
   errorRejected: 'Mesaj gönderilemedi: {detail}',
+  errorLoadRejected: 'Sohbet yüklenemedi: {detail}',
   errorTooLong: 'Mesaj çok uzun.',
   errorIdentity: 'Sohbet başlatılamadı. Lütfen sayfayı yeniden yükleyin.',
   errorSignedOut: 'Sohbet etmek için siteye giriş yapın.',

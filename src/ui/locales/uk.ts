@@ -47,6 +47,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: 'Забагато повідомлень поспіль. Спробуйте ще раз через {seconds} с.',
   errorServer: 'Сервіс чату тимчасово не працює. Спробуйте ще раз трохи згодом.',
   errorRejected: 'Не вдалося надіслати повідомлення: {detail}',
+  errorLoadRejected: 'Не вдалося завантажити розмову: {detail}',
   errorTooLong: 'Повідомлення задовге.',
   errorIdentity: 'Не вдалося почати розмову. Перезавантажте сторінку.',
   errorSignedOut: 'Увійдіть на сайт, щоб почати чат.',

@@ -44,6 +44,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: '訊息傳送過於頻繁，請在 {seconds} 秒後再試。',
   errorServer: '聊天服務暫時無法使用，請稍後再試。',
   errorRejected: '訊息傳送失敗：{detail}',
+  errorLoadRejected: '對話載入失敗：{detail}',
   errorTooLong: '訊息過長。',
   errorIdentity: '無法開始對話，請重新整理頁面。',
   errorSignedOut: '請先登入網站再開始聊天。',

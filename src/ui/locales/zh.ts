@@ -41,6 +41,7 @@ export const strings: WidgetStrings = {
   errorRateLimited: '消息发送过于频繁，请在 {seconds} 秒后重试。',
   errorServer: '聊天服务暂时不可用，请稍后再试。',
   errorRejected: '消息发送失败：{detail}',
+  errorLoadRejected: '对话加载失败：{detail}',
   errorTooLong: '消息过长。',
   errorIdentity: '无法开始对话，请刷新页面。',
   errorSignedOut: '请先登录网站再开始聊天。',

@@ -37,7 +37,8 @@
  *   up here, whether or not the resource loaded.
  * - Namespaces starting with `hostile-` answer `POST …/message` with a 400 envelope whose error
  *   text is HTML ({@link HOSTILE_ERROR}): a stand-in for a compromised upstream, whose 400 bodies
- *   the handler passes on as they are. Every other route of them is the real one.
+ *   the handler passes on as they are; those starting with `hostile-reads-` answer every `GET`
+ *   of messages and sessions so too. Every other route of them is the real one.
  */
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -305,7 +306,11 @@ export async function startBackend(): Promise<Backend> {
     if (!match) return next();
     const namespace = match[1]!;
     const mode = modes.get(namespace) ?? 'up';
-    if (namespace.startsWith('hostile-') && ctx.method === 'POST' && match[2] === '/chatbot/message') {
+    const refused =
+      namespace.startsWith('hostile-reads-') && ctx.method === 'GET'
+        ? /^\/chatbot\/(messages|sessions)(\/|$)/.test(match[2]!)
+        : namespace.startsWith('hostile-') && ctx.method === 'POST' && match[2] === '/chatbot/message';
+    if (refused) {
       await readBody(ctx.req);
       ctx.status = 400;
       ctx.set('Content-Type', 'application/json');

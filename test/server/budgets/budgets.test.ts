@@ -5,7 +5,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TEXT } from '../../../src/server/core/responses.js';
 import { jsonHeaders, newVisitor, rawRequest, type RawResponse } from '../helpers/handler-server.js';
-import { startFaultyStack, type FaultyStack } from '../helpers/faulty-stack.js';
+import { STACK_BOT, startFaultyStack, type FaultyStack } from '../helpers/faulty-stack.js';
 import { MemoryStore, type SigningHandlerOptions } from '../../../src/server/index.js';
 
 const ADDRESS_HEADER = 'X-Test-Address';
@@ -93,6 +93,20 @@ describe('send budgets and rate headers', () => {
     // Eleven of the address's 20 this minute (the two refused counted nowhere) and one of the
     // identity's 10: 9 left in both, no longer 0 of the address's day.
     assert.equal(later.headers['x-ratelimit-remaining'], '9');
+  });
+
+  it('a stored quota the handler did not write (null, a number, a list, bad figures, not JSON) reads as none reported', async () => {
+    for (const [i, stored] of ['null', '7', '[]', '{"limit":"many"}', 'not json'].entries()) {
+      const store = new MemoryStore();
+      await store.add(`${STACK_BOT.id}:upstream-quota`, stored, Date.now() + 60_000);
+      const s = await start(1000, { now: midMinute(), store });
+      const address = `198.51.100.${40 + i}`;
+      const tokens = await identities(s, 11, address);
+      // No answer (and so no quota figure) arrives before all eleven are counted.
+      s.proxy.configure({ delayBeforeMs: 500 });
+      const answers = await Promise.all(tokens.map((token) => sendFrom(s, token, address)));
+      assert.deepEqual(statuses(answers).sort(), [...Array(10).fill(200), 429], `${stored}: the assumed 100 a day, so 10 for the address`);
+    }
   });
 
   it("ten addresses spend the free tier's 100; the 101st send is refused by upstream, and its reply source never ran for it", async () => {

@@ -1,7 +1,8 @@
-// Weaknesses once found in the signing handler, each pinned by a test that failed before its
-// fix, plus table-driven checks of the rest of its attack surface
-// (they already passed and keep it that way). Real HTTP on loopback where the Node bridge is
-// under test, in-process Web Requests where only the core is.
+// The signing handler against requests crafted to get past it: per-address limits that ports,
+// IPv6 and text that is no address cannot dodge, visitor tokens bound to their chatbot, the Node
+// bridge's bodies, sockets and headers, and table-driven checks of the rest of its attack
+// surface. Real HTTP on loopback where the Node bridge is under test, in-process Web Requests
+// where only the core is.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -18,7 +19,7 @@ import { addressBucket } from '../../src/server/identity/address-bucket.js';
 const SHARED_TOKEN_SECRET = 'a-visitor-token-secret-shared-by-two-handlers';
 const upstream = await recordingUpstreamForFile();
 
-describe('signing handler: weaknesses once found, and its attack surface', () => {
+describe('signing handler: requests crafted to get past it', () => {
   let clock: number;
   const logs: string[] = [];
   beforeEach(() => {
@@ -277,7 +278,7 @@ describe('signing handler: weaknesses once found, and its attack surface', () =>
     app.use('/chatbot', toExpress(createSigningHandler(options({ now: Date.now }))));
     const server = await listen(createServer(app));
     try {
-      // Bounded waits: before the fix these requests never got an answer.
+      // Bounded waits: each of these requests must get an answer, never hang.
       const post = (path: string, headers: Record<string, string>, body: string) =>
         fetch(`${server.origin}/chatbot${path}`, {
           method: 'POST',
@@ -314,7 +315,7 @@ describe('signing handler: weaknesses once found, and its attack surface', () =>
     }
   });
 
-  describe('attack surface that already held (kept by these tables)', () => {
+  describe('the rest of the attack surface, by table', () => {
     let handler: ReturnType<typeof createSigningHandler>;
     let token: string;
     let userId: string;
