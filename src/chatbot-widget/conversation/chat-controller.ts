@@ -32,7 +32,9 @@ import type { SessionListResponse } from '../../shared/types.js';
 import type { SessionHistory } from './session-history.js';
 import { openStorage, type KeyValueStorage } from '../io/storage.js';
 import { TabSync, type TabNote } from './tab-sync.js';
-import { credentialsOf, RequestFailure, Transport, type SendQuota } from '../io/transport.js';
+import { credentialsOf } from '../identity/credentials.js';
+import { sendQuotaOf, type SendQuota } from '../io/send-quota.js';
+import { RequestFailure, Transport } from '../io/transport.js';
 import { SignInCheck } from '../identity/sign-in-check.js';
 import { Visitor, type VisitorIdentity } from '../identity/visitor.js';
 import type { UnreadReplies } from './unread-replies.js';
@@ -226,7 +228,9 @@ export class ChatController implements ReactiveController {
     const transport = new Transport(
       endpoint,
       () => credentialsOf(this.#host.credentials),
-      (quota) => {
+      (headers) => {
+        const quota = sendQuotaOf(headers, Date.now());
+        if (!quota) return;
         this.quota = quota;
         this.#host.requestUpdate();
       },

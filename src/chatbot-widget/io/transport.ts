@@ -4,12 +4,11 @@
  * outbox's decisions. It only sends and classifies: who the calls speak for (a visitor token, or
  * the site's own login through the page's cookies) is identity/visitor.ts's business.
  */
-import { HEADER_RATE_REMAINING, HEADER_RATE_RESET } from '../../shared/headers.js';
-import { MINUTE_MS } from '../../shared/limits.js';
 import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import { endpointBase } from '../../ui/endpoint-base.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
+import type { HandlerCredentials } from '../identity/credentials.js';
 
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
@@ -28,18 +27,6 @@ export class RequestFailure extends Error {
     this.detail = detail;
     this.retryAfter = retryAfter;
   }
-}
-
-/** The visitor's tightest send window, from the handler's `X-RateLimit-*` headers. */
-export interface SendQuota {
-  remaining: number;
-  /** When the window ends (ms). */
-  resetAt: number;
-  /**
-   * The window ended more than a minute after the answer that told it: the day's budget. Decided
-   * then, once: a day's last minute is still the day's.
-   */
-  daily: boolean;
 }
 
 export interface RequestOptions {
@@ -75,29 +62,21 @@ function describe(body: unknown): string {
   return typeof title === 'string' ? title : '';
 }
 
-/**
- * What the page sends with each call to the handler: its own origin's cookies (`same-origin`), or
- * also a handler's on another origin (`include`), for a handler whose `identify` reads the site's
- * login. Anything else a page sets counts as the default.
- */
-export type HandlerCredentials = 'same-origin' | 'include';
-export const credentialsOf = (value: unknown): HandlerCredentials => (value === 'include' ? 'include' : 'same-origin');
-
 export class Transport {
   /** The handler's base URL, absolute, without a trailing slash. */
   readonly base: string;
 
   readonly #credentials: () => HandlerCredentials;
-  readonly #onQuota: (quota: SendQuota) => void;
+  readonly #onAnswer: (headers: Headers) => void;
   constructor(
     endpoint: string,
     /** Read at each call, so a changed `credentials` attribute counts from the next one. */
     credentials: () => HandlerCredentials = () => 'same-origin',
-    /** Called with the rate headers of each answer that has them (the send route's). */
-    onQuota: (quota: SendQuota) => void = () => {},
+    /** Called with the headers of each answer, before its body is read (they tell what is left of the visitor's sends). */
+    onAnswer: (headers: Headers) => void = () => {},
   ) {
     this.#credentials = credentials;
-    this.#onQuota = onQuota;
+    this.#onAnswer = onAnswer;
     this.base = endpointBase(endpoint);
   }
 
@@ -129,12 +108,7 @@ export class Transport {
       if (timeout.aborted) throw new RequestFailure('timeout', 0, '');
       throw networkFailure();
     }
-    const remaining = response.headers.get(HEADER_RATE_REMAINING);
-    const resetAt = Number(response.headers.get(HEADER_RATE_RESET)) * 1000;
-    if (remaining !== null && Number.isFinite(+remaining) && resetAt > 0)
-      // A window that ends within a minute is a per-minute limit, not the day's budget: its sends
-      // come back before a notice would help.
-      this.#onQuota({ remaining: +remaining, resetAt, daily: resetAt - Date.now() > MINUTE_MS });
+    this.#onAnswer(response.headers);
     let answer: string;
     try {
       answer = await response.text();

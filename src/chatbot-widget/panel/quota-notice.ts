@@ -3,7 +3,7 @@
  * left, and the words for a spent quota that the message field and the error line use too.
  */
 import { html, nothing } from 'lit';
-import type { SendQuota } from '../io/transport.js';
+import type { SendQuota } from '../io/send-quota.js';
 import { format, plural } from '../../ui/format-text.js';
 import type { WidgetStrings } from '../../ui/strings.js';
 import { dayWindow } from './quota.js';

@@ -4,7 +4,7 @@
  * passes — this controller asks for an update at that moment.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { SendQuota } from '../io/transport.js';
+import type { SendQuota } from '../io/send-quota.js';
 
 /** setTimeout's longest delay (about 24.8 days); a later reset is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
