@@ -5,8 +5,7 @@
  */
 import type { ReactiveControllerHost } from 'lit';
 import type { ChatbotErrorDetail } from '../../ui/events.js';
-import type { HandlerCredentials } from '../identity/credentials.js';
-import type { RequestFailure } from '../io/transport.js';
+import type { HandlerCredentials, RequestFailure } from '../io/transport.js';
 
 export interface ConversationHost extends ReactiveControllerHost, HTMLElement {
   readonly pageSize: number;

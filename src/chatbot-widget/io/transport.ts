@@ -8,7 +8,6 @@ import { retryAfterSeconds } from '../../shared/retry-after.js';
 import type { Envelope, ValidationProblem } from '../../shared/types.js';
 import { endpointBase } from '../../ui/endpoint-base.js';
 import type { ChatbotErrorKind } from '../../ui/events.js';
-import type { HandlerCredentials } from '../identity/credentials.js';
 
 /** A failed call, classified for the visitor's eyes and for the outbox's decisions. */
 export class RequestFailure extends Error {
@@ -61,6 +60,9 @@ function describe(body: unknown): string {
   }
   return typeof title === 'string' ? title : '';
 }
+
+/** Whose cookies a call carries: the page's own origin's, or also a handler's on another origin (identity/credentials.ts). */
+export type HandlerCredentials = 'same-origin' | 'include';
 
 export class Transport {
   /** The handler's base URL, absolute, without a trailing slash. */

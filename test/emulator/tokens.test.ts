@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countTokens } from '../../../src/emulator/tokens.js';
+import { countTokens } from '../../src/emulator/tokens.js';
 
 test('the empty string has 0 tokens; any other text at least 1', () => {
   assert.equal(countTokens(''), 0);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runChatbotEmulator } from '../../src/cli/emulator-cli.js';
 import { independentSignature } from '../helpers/independent-signer.js';
-import { rawRequest } from './harness.js';
+import { rawRequest } from '../emulator/harness.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'src/cli/chatbot-emulator.ts');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateDemoMessages, type SeedRecord } from '../../../src/emulator/demo-data.js';
-import { countTokens } from '../../../src/emulator/tokens.js';
+import { generateDemoMessages, type SeedRecord } from '../../src/emulator/demo-data.js';
+import { countTokens } from '../../src/emulator/tokens.js';
 
 const NOW = new Date('2025-06-15T10:00:00.000Z');
 const SESSION_GAP_MS = 30 * 60_000;
