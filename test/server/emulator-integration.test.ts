@@ -81,15 +81,25 @@ describe('handler in front of the emulator', () => {
   });
 
   it('admin routes read everything with the admin token, and nothing without it', async () => {
-    const users = await rawRequest(handler.port, { path: '/chatbot/admin/users', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
-    assert.equal(users.status, 200, users.text);
-    assert.ok(users.json.data.length >= 2);
-    const count = await rawRequest(handler.port, {
-      path: '/chatbot/admin/messages/count?from=2000-01-01&to=2100-01-01',
-      headers: { 'X-Admin-Token': ADMIN_TOKEN },
-    });
-    assert.equal(count.status, 200, count.text);
-    assert.ok(count.json.data >= 4);
+    const admin = { 'X-Admin-Token': ADMIN_TOKEN };
+    const userIds = async () => {
+      const users = await rawRequest(handler.port, { path: '/chatbot/admin/users?pageSize=100', headers: admin });
+      assert.equal(users.status, 200, users.text);
+      return users.json.data.map((user: { id: string }) => user.id).sort();
+    };
+    const count = async () => {
+      const answer = await rawRequest(handler.port, {
+        path: '/chatbot/admin/messages/count?from=2000-01-01&to=2100-01-01',
+        headers: admin,
+      });
+      assert.equal(answer.status, 200, answer.text);
+      return answer.json.data as number;
+    };
+    const [usersBefore, countBefore] = [await userIds(), await count()];
+    const carol = await newVisitor(handler.port);
+    assert.equal((await send(carol.token, 'carol asks')).status, 200);
+    assert.deepEqual(await userIds(), [...usersBefore, carol.userId].sort(), 'every user, the new visitor among them');
+    assert.equal(await count(), countBefore + 2, 'her question and its reply counted');
     assert.equal((await rawRequest(handler.port, { path: '/chatbot/admin/users' })).status, 403);
   });
 

@@ -42,6 +42,8 @@ export function unmountAll() {
 
 export const part = (el: HTMLElement, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 export const parts = (el: HTMLElement, name: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(`[part~="${name}"]`)];
+/** The words of the `error` part (its text, without the dismiss button's), or undefined when none is shown. */
+export const errorText = (el: HTMLElement) => part(el, 'error')?.querySelector('span')?.textContent ?? undefined;
 
 /** Polls until `check` returns a truthy value; fails with `what` after `timeout` ms. */
 export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeout = 8_000): Promise<NonNullable<Awaited<T>>> {
