@@ -138,8 +138,8 @@ export const shellStyles = [
     z-index: var(--_z);
     inset-block-end: calc(var(--_offset) * 2 + var(--_launcher-size) - 8px);
     inset-inline-end: var(--_offset);
-    inline-size: min(var(--_width), calc(100vw - 2 * var(--_offset)));
-    block-size: min(var(--_height), calc(100dvh - 3 * var(--_offset) - var(--_launcher-size)));
+    inline-size: min(var(--_width), calc(100vi - 2 * var(--_offset)));
+    block-size: min(var(--_height), calc(100dvb - 3 * var(--_offset) - var(--_launcher-size)));
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow: 0 12px 48px rgb(0 0 0 / 0.28);

@@ -50,6 +50,11 @@ function networkFailure(): RequestFailure {
   return new RequestFailure(navigator.onLine === false ? 'offline' : 'unreachable', 0, '');
 }
 
+/**
+ * The handler's own words in an error body. `<chatbot-usage>` reads its error bodies the same way
+ * (chatbot-usage/failure-text.ts): a module shared by the two elements would be split into a chunk
+ * of its own, one more file to fetch on a visitor's first open.
+ */
 function describe(body: unknown): string {
   if (!body || typeof body !== 'object') return '';
   const { error, title, errors } = body as Partial<Envelope<unknown>> & Partial<ValidationProblem>;

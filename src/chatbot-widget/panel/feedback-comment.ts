@@ -34,7 +34,7 @@ const commentStyles: CSSResult = css`
     min-block-size: 3.5em;
     max-block-size: 10em;
     field-sizing: content;
-    resize: vertical;
+    resize: block;
     padding: 6px 8px;
     border: 1px solid var(--_border);
     border-radius: 8px;
