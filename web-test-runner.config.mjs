@@ -116,13 +116,14 @@ const FAILING_CODE = {
   'fail-panel-code': /\/panel\/chat-panel\.ts(\?|$)/,
   'fail-history-pane-code': /\/panel\/history-pane\.ts(\?|$)/,
   'fail-transcript-code': /\/panel\/transcript-download\.ts(\?|$)/,
+  'fail-revocation-code': /\/identity\/revocations\.ts(\?|$)/,
 };
 
 /**
  * `executeServerCommand('fail-panel-code')` from a test makes every fetch of the panel's code fail
  * on this page, as offline: what a visitor sees when that code cannot be loaded.
- * `fail-history-pane-code` and `fail-transcript-code` do the same to the history pane's code and
- * the transcript download's.
+ * `fail-history-pane-code`, `fail-transcript-code` and `fail-revocation-code` do the same to the
+ * history pane's code, the transcript download's and the reset's revocation of a token.
  */
 function failPanelCodePlugin() {
   return {

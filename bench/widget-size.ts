@@ -11,7 +11,8 @@
 //   largest is held to the budget), the language table (which a page in another language fetches to choose its language),
 //   the transcript download (a chunk fetched when idle after the panel opens, as the pane), a
 //   rating (the sender of ratings and the comment box of a thumbs down, two chunks loaded on the
-//   first rating) and `<chatbot-usage>` (the site owner's page: the element, a chunk the entry
+//   first rating), reset() (the revocation of the visitor's token, a chunk loaded on a reset or
+//   when a token waits to be revoked) and `<chatbot-usage>` (the site owner's page: the element, a chunk the entry
 //   fetches as it runs, and its view, fetched when the first such element connects).
 // Budgets are ceilings with headroom, not targets: when one is tight, code moves to a lazier
 // chunk or the design gets smaller (docs/architecture.md). The baseline, Deep Chat, is measured
@@ -37,6 +38,7 @@ const BUDGETS = {
   languageTable: 1.5 * KiB,
   transcript: 2 * KiB,
   rating: 3 * KiB,
+  revocation: 1 * KiB,
   usageView: 12 * KiB,
 };
 
@@ -143,6 +145,11 @@ const journeys: Journey[] = [
       ]),
     ),
     budget: BUDGETS.rating,
+  },
+  {
+    label: "optional: reset() (revoking the visitor's token)",
+    size: sizeOf(added(chunkOf('chatbot-widget/identity/revocations.ts'), firstOpen)),
+    budget: BUDGETS.revocation,
   },
   {
     label: "optional: <chatbot-usage> (owner's page)",

@@ -17,7 +17,6 @@ import { DAY_MS } from '../../shared/limits.js';
 import type { Envelope } from '../../shared/types.js';
 import { keyPart, type KeyValueStorage } from '../io/storage.js';
 import { RequestFailure, type RequestOptions, type Transport } from '../io/transport.js';
-import { Revocations } from './revocations.js';
 import { rememberVisitor } from './visitor-name.js';
 
 /** Who the widget speaks for. */
@@ -43,6 +42,8 @@ interface StoredIdentity {
  * only if the token is renewed while it is still good.
  */
 const RENEW_AFTER_MS = DAY_MS;
+/** Tokens kept for a later revocation, at most (the oldest give way). */
+const MAX_WAITING_REVOCATIONS = 5;
 
 /**
  * Where the records of the site's signed-in users are kept for an endpoint, each user's under
@@ -66,12 +67,10 @@ export class Visitor {
   readonly #transport: Transport;
   readonly #storage: KeyValueStorage;
   readonly #onChange: IdentityChange;
-  readonly #revocations: Revocations;
   constructor(transport: Transport, storage: KeyValueStorage, onChange: IdentityChange = () => {}) {
     this.#transport = transport;
     this.#storage = storage;
     this.#onChange = onChange;
-    this.#revocations = new Revocations(transport, storage);
     this.base = transport.base;
   }
 
@@ -236,17 +235,42 @@ export class Visitor {
   }
 
   /**
-   * Revokes the visitor's token at the handler (see revocations.ts). The site's login has no
-   * token: signing out is the site's business. Resolves to whether nothing is left to revoke.
+   * Revokes the visitor's token at the handler (revocations.ts, loaded now). The site's login has
+   * no token: signing out is the site's business. A token the handler cannot be asked about now
+   * (offline, or the revocation code cannot be fetched) is kept aside for a later connection.
+   * Resolves to whether nothing is left to revoke.
    */
   async revoke(): Promise<boolean> {
     const identity = await this.stored();
-    return !identity?.token || this.#revocations.revoke(identity.token);
+    if (!identity?.token) return true;
+    const { token } = identity;
+    if (
+      await import('./revocations.js').then(
+        ({ revokeAt }) => revokeAt(this.#transport, token),
+        () => false,
+      )
+    )
+      return true;
+    const waiting = await this.#storage.get<unknown>(this.#waitingKey);
+    await this.#storage.set(this.#waitingKey, [...(Array.isArray(waiting) ? waiting : []), token].slice(-MAX_WAITING_REVOCATIONS));
+    return false;
   }
 
-  /** Revokes the tokens a reset could not revoke at the time, until `signal` aborts. */
-  revokeWaiting(signal?: AbortSignal) {
-    return this.#revocations.revokeWaiting(signal);
+  /**
+   * Revokes the tokens a reset could not revoke at the time, until `signal` aborts. Nearly every
+   * connection has none waiting: the revocation code is fetched only when one does.
+   */
+  async revokeWaiting(signal?: AbortSignal) {
+    const waiting = await this.#storage.get<unknown>(this.#waitingKey);
+    if (!Array.isArray(waiting) || !waiting.length || signal?.aborted) return;
+    // Code that cannot be fetched now (offline) is asked for again on the next connection.
+    const code = await import('./revocations.js').catch(() => undefined);
+    await code?.revokeWaiting(this.#transport, this.#storage, this.#waitingKey, signal);
+  }
+
+  /** Where tokens wait to be revoked, apart from the identity (a reset forgets that). */
+  get #waitingKey() {
+    return `revoke|${this.base}`;
   }
 
   /** Forgets the identity here and in storage; the next call asks for a new one. */
