@@ -134,7 +134,7 @@ export class ChatbotWidget extends LitElement implements PanelHost {
   /** `light`, `dark` or `auto` (follows the system). */
   theme: 'light' | 'dark' | 'auto' = 'light';
   /** Messages and sessions per page fetched from the server (1–100). */
-  pageSize = DEFAULT_PAGE_SIZE;
+  pageSize: number = DEFAULT_PAGE_SIZE;
   /**
    * Language of the widget's texts, as a BCP 47 tag (`de`, `pt-BR`, `ar`). Default: the page's
    * `<html lang>`, then English. Each language loads on first use; see docs/languages.md.

@@ -49,6 +49,20 @@ function signOut(namespace: string) {
   document.cookie = `${SIGNED_IN_COOKIE}=; path=/t/${namespace}/; max-age=0`;
 }
 
+/** `POST …/visitor` calls of the page on their way (the widget asking who is signed in). */
+const visitorCalls = { inFlight: 0 };
+const pageFetch = window.fetch;
+window.fetch = async (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  if (init?.method !== 'POST' || !new URL(url, document.baseURI).pathname.endsWith('/chatbot/visitor')) return pageFetch(input, init);
+  visitorCalls.inFlight++;
+  try {
+    return await pageFetch(input, init);
+  } finally {
+    visitorCalls.inFlight--;
+  }
+};
+
 /** A user id no other test uses. */
 const userNamed = (name: string) => `${name}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -370,6 +384,10 @@ describe('<chatbot-widget> signed-in visitors (identify)', () => {
     part(el, 'feedback-up')!.click();
     await el.send('alice, written offline');
     await waitFor(() => bubbleTexts(el, 'message-failed').includes('alice, written offline'), 'failed, kept in her outbox');
+    // Bob signs in between two of the widget's questions of who is signed in, not during one:
+    // a question already on its way with alice's cookie would be answered "alice" (a gap the
+    // handler cannot close without knowing whom a send is meant for; docs/widget.md).
+    await waitFor(() => visitorCalls.inFlight === 0, 'no question of who is signed in on its way');
     const ratings = recordRatingPosts();
     try {
       // Bob signs in on another page of the site; this tab is not told until it asks.
