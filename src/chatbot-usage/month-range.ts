@@ -15,9 +15,6 @@ export interface UsageRange {
 /** The outcome of reading a range: the range, or the reason it is refused (shown as it is). */
 export type RangeCheck = { ok: true; range: UsageRange } | { ok: false; field: 'from' | 'to'; message: string };
 
-/** The longest range upstream answers month by month (100 years); longer is refused here. */
-export const MAX_RANGE_MONTHS = MAX_COUNT_BY_MONTH_MONTHS;
-
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `YYYY-MM-DD` of a UTC instant. */
@@ -74,11 +71,11 @@ export function checkRange(from: string, to: string): RangeCheck {
       message: `“To” (${to.trim()}) must be after “From” (${from.trim()}): the range starts at “From” and ends just before “To”.`,
     };
   }
-  if (monthIndex(toMs - 1) - monthIndex(fromMs) + 1 > MAX_RANGE_MONTHS) {
+  if (monthIndex(toMs - 1) - monthIndex(fromMs) + 1 > MAX_COUNT_BY_MONTH_MONTHS) {
     return {
       ok: false,
       field: 'to',
-      message: `The range may span at most ${MAX_RANGE_MONTHS} months (100 years); choose a later “From” or an earlier “To”.`,
+      message: `The range may span at most ${MAX_COUNT_BY_MONTH_MONTHS} months (100 years); choose a later “From” or an earlier “To”.`,
     };
   }
   return { ok: true, range: { from: from.trim(), to: to.trim(), fromMs, toMs } };

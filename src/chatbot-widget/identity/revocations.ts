@@ -6,7 +6,6 @@
  * (offline) is kept aside by visitor.ts, apart from the identity, and revoked here on a later
  * connection.
  */
-import type { KeyValueStorage } from '../io/storage.js';
 import { RequestFailure, type Transport } from '../io/transport.js';
 
 /** reset() waits this long for the handler before it forgets the visitor locally anyway. */
@@ -25,16 +24,12 @@ export async function revokeAt(transport: Transport, token: string, signal?: Abo
 }
 
 /**
- * Revokes the tokens kept aside under `key`. Work of a connection: once `signal` aborts (the
- * widget removed, another endpoint), the tokens not yet revoked wait for the next.
+ * Revokes the tokens a reset kept aside, one after the other. Resolves to those still to revoke:
+ * the ones the handler could not be asked about, and all that were left when `signal` aborted
+ * (the widget removed, another endpoint).
  */
-export async function revokeWaiting(transport: Transport, storage: KeyValueStorage, key: string, signal?: AbortSignal) {
-  const waiting = await storage.get<unknown>(key);
-  if (!Array.isArray(waiting) || !waiting.length || signal?.aborted) return;
+export async function revokeEach(transport: Transport, tokens: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const left: string[] = [];
-  for (const token of waiting) {
-    if (typeof token !== 'string') continue;
-    if (signal?.aborted || !(await revokeAt(transport, token, signal))) left.push(token);
-  }
-  await (left.length ? storage.set(key, left) : storage.delete(key));
+  for (const token of tokens) if (signal?.aborted || !(await revokeAt(transport, token, signal))) left.push(token);
+  return left;
 }

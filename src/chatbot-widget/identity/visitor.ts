@@ -244,15 +244,9 @@ export class Visitor {
     const identity = await this.stored();
     if (!identity?.token) return true;
     const { token } = identity;
-    if (
-      await import('./revocations.js').then(
-        ({ revokeAt }) => revokeAt(this.#transport, token),
-        () => false,
-      )
-    )
-      return true;
-    const waiting = await this.#storage.get<unknown>(this.#waitingKey);
-    await this.#storage.set(this.#waitingKey, [...(Array.isArray(waiting) ? waiting : []), token].slice(-MAX_WAITING_REVOCATIONS));
+    const code = await import('./revocations.js').catch(() => undefined);
+    if (code && (await code.revokeAt(this.#transport, token))) return true;
+    await this.#storage.set(this.#waitingKey, [...(await this.#waitingTokens()), token].slice(-MAX_WAITING_REVOCATIONS));
     return false;
   }
 
@@ -261,11 +255,19 @@ export class Visitor {
    * connection has none waiting: the revocation code is fetched only when one does.
    */
   async revokeWaiting(signal?: AbortSignal) {
-    const waiting = await this.#storage.get<unknown>(this.#waitingKey);
-    if (!Array.isArray(waiting) || !waiting.length || signal?.aborted) return;
+    const waiting = await this.#waitingTokens();
+    if (!waiting.length || signal?.aborted) return;
     // Code that cannot be fetched now (offline) is asked for again on the next connection.
     const code = await import('./revocations.js').catch(() => undefined);
-    await code?.revokeWaiting(this.#transport, this.#storage, this.#waitingKey, signal);
+    if (!code) return;
+    const left = await code.revokeEach(this.#transport, waiting, signal);
+    await (left.length ? this.#storage.set(this.#waitingKey, left) : this.#storage.delete(this.#waitingKey));
+  }
+
+  /** The tokens kept aside, as stored (anything else in their place counts as none). */
+  async #waitingTokens(): Promise<string[]> {
+    const stored = await this.#storage.get<unknown>(this.#waitingKey);
+    return Array.isArray(stored) ? stored.filter((token): token is string => typeof token === 'string') : [];
   }
 
   /** Where tokens wait to be revoked, apart from the identity (a reset forgets that). */

@@ -7,7 +7,7 @@ import type { HandlerContext, ResolvedOptions } from '../core/options.js';
 import { addressBucket } from './address-bucket.js';
 
 /** The bucket of requests without an address, or with one that is no IP address: one for all of them. */
-export const UNKNOWN_ADDRESS = 'unknown';
+const UNKNOWN_ADDRESS = 'unknown';
 /** Longest address text read: every real address, with a port and brackets, is far shorter. */
 const MAX_ADDRESS_CHARS = 100;
 
